@@ -1,0 +1,157 @@
+#pragma once
+// The deck as plain data: what io/ reads from YAML and what mpm/ and pd/ build a run from.
+// Vectors are 3-vectors with z = 0 in 2D. Every field has the default of ../docs/deck.md.
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tribo/core/geometry.hpp"
+#include "tribo/core/material.hpp"
+#include "tribo/core/types.hpp"
+
+namespace tribo {
+
+enum class Method { Mpm, Pd };
+
+struct TimeSpec {
+  double end = 0.0;              // s, required
+  std::optional<double> dt;      // s; exactly one of dt and cfl
+  std::optional<double> cfl;     // fraction of the stable step
+};
+
+struct BodySpec {
+  std::string name;
+  std::string material;          // a MaterialSpec name
+  int material_index = -1;       // resolved by the reader
+  Shape geometry;
+  Vec3 velocity = Vec3::Zero();          // m/s
+  Vec3 angular_velocity = Vec3::Zero();  // rad/s about the centroid; 2D uses z
+};
+
+struct BoundaryConditionSpec {
+  Shape region;
+  std::array<std::optional<double>, 3> velocity;  // m/s per component; empty = free
+};
+
+// A contact law between two materials (MPM), on a crack, or between PD bodies.
+enum class ContactLaw { Frictionless, Stick, Coulomb, ImperfectInterface };
+
+struct ContactLawSpec {
+  ContactLaw law = ContactLaw::Coulomb;
+  double friction = 0.0;                  // kinetic coefficient mu_k
+  std::optional<double> static_friction;  // mu_s >= mu_k; empty = same as kinetic
+  double adhesion = 0.0;                  // Pa, the A of f = mu N + A (per contact area)
+  double normal_stiffness = 0.0;          // Pa/m, imperfect interface D_n
+  double tangential_stiffness = 0.0;      // Pa/m, imperfect interface D_t
+};
+
+struct ContactPairSpec {
+  std::array<std::string, 2> materials;
+  std::array<int, 2> material_indices{-1, -1};
+  ContactLawSpec law;
+};
+
+enum class ContactNormalMethod {
+  MaxVolumeGradient,
+  MaxGradient,
+  AverageVolumeGradient,
+  MassGradient,
+  Specified,
+  LogisticRegression
+};
+
+enum class ContactPositionMethod { Displacement, Position };
+
+struct MpmContactSpec {
+  ContactNormalMethod normals = ContactNormalMethod::MaxVolumeGradient;
+  Vec3 specified_normal = Vec3::UnitY();  // from normal_angles {polar, azimuth} in degrees
+  double vmin = 0.0;                       // fraction of a full cell's volume
+  bool displacement_check = true;
+  ContactPositionMethod position_method = ContactPositionMethod::Displacement;
+  double position_offset = 0.8;            // cutoff in cell sizes for the position method
+  std::vector<ContactPairSpec> pairs;
+};
+
+struct CrackSpec {
+  std::vector<Vec3> points;   // 2D polyline
+  ContactLawSpec law{ContactLaw::Frictionless};
+};
+
+enum class ShapeFunctionKind { Linear, Gimp, BSpline2 };
+enum class UpdateScheme { Usl, Usf, Musl };
+
+struct MpmSpec {
+  Vec3 grid_min = Vec3::Zero();
+  Vec3 grid_max = Vec3::Zero();
+  Vec3 cell = Vec3::Zero();   // m per direction (a scalar in the deck fills all)
+  int particles_per_cell = 2;  // per direction
+  ShapeFunctionKind shape_function = ShapeFunctionKind::Linear;
+  UpdateScheme update = UpdateScheme::Usl;
+  double flip = 1.0;           // 1 = FLIP, 0 = PIC
+  MpmContactSpec contact;
+  std::vector<CrackSpec> cracks;
+};
+
+enum class FrictionModel { None, Bfcm, Nfcm, Objective };
+
+struct PdContactSpec {
+  double radius = 0.9;        // in lattice spacings
+  double stiffness = 15.0;    // in units of the bond micromodulus
+  FrictionModel friction_model = FrictionModel::Objective;
+  double friction = 0.0;
+  std::optional<double> static_friction;
+  double adhesion = 0.0;
+  double regularization_velocity = 1.0e-3;  // m/s; 0 = none
+};
+
+struct PdSpec {
+  double spacing = 0.0;       // m, required with method pd
+  double horizon = 3.015;     // in spacings
+  PdContactSpec contact;
+};
+
+enum class HistoryQuantity { Centroid, Velocity, ContactForce, Energy, Momentum, AngularMomentum };
+
+struct HistorySpec {
+  HistoryQuantity quantity = HistoryQuantity::Energy;
+  std::string body;                      // centroid, velocity
+  std::array<std::string, 2> materials;  // contact-force
+};
+
+struct OutputSpec {
+  std::string directory = "out";
+  double every = 0.0;                    // s; 0 = 100 frames over the run
+  std::vector<std::string> fields{"velocity", "displacement", "stress", "material", "damage"};
+  std::vector<HistorySpec> history;
+  std::optional<double> checkpoint_every;  // s; empty = every 10% of the run
+};
+
+struct SimulationSpec {
+  std::string source_file;    // the deck's path, for messages
+  std::string title;
+  Method method = Method::Mpm;
+  int dimension = 2;
+  double thickness = 1.0;     // m, 2D only
+  TimeSpec time;
+  Vec3 gravity = Vec3::Zero();
+  std::vector<MaterialSpec> materials;
+  std::vector<BodySpec> bodies;
+  std::vector<BoundaryConditionSpec> boundary_conditions;
+  MpmSpec mpm;
+  PdSpec pd;
+  OutputSpec output;
+
+  int material_index(const std::string& name) const {
+    for (std::size_t i = 0; i < materials.size(); ++i)
+      if (materials[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+  int body_index(const std::string& name) const {
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+      if (bodies[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+}  // namespace tribo
