@@ -1,6 +1,7 @@
 #pragma once
 // What the run driver (app/), the output writers (io/) and the validation tests need of a solver.
 // Virtual calls happen once per step or per output, never per particle.
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,12 @@ class Simulation {
   virtual long step_count() const = 0;
   virtual double dt() const = 0;
   virtual const Particles<Dim>& particles() const = 0;
+  // Write access before the first step, for initial fields a deck cannot express (a vibration
+  // mode's velocity in a test) and for restarts. Solvers that keep derived per-particle state must
+  // only be changed in position-independent fields (velocity) through this.
+  virtual Particles<Dim>& mutable_particles() {
+    throw std::logic_error("this solver does not allow changing its particles");
+  }
   virtual const SimulationSpec& spec() const = 0;
 
   virtual EnergyBreakdown energy() const = 0;

@@ -66,6 +66,8 @@ enum class ContactPositionMethod { Displacement, Position };
 struct MpmContactSpec {
   ContactNormalMethod normals = ContactNormalMethod::MaxVolumeGradient;
   Vec3 specified_normal = Vec3::UnitY();  // from normal_angles {polar, azimuth} in degrees
+  double normal_polar = 90.0;              // degrees from +z; the deck's normal_angles.polar
+  double normal_azimuth = 90.0;            // degrees from +x in the xy plane; normal_angles.azimuth
   double vmin = 0.0;                       // fraction of a full cell's volume
   bool displacement_check = true;
   ContactPositionMethod position_method = ContactPositionMethod::Displacement;
@@ -109,6 +111,17 @@ struct PdSpec {
   double spacing = 0.0;       // m, required with method pd
   double horizon = 3.015;     // in spacings
   PdContactSpec contact;
+  // PD-only options (defaults keep the deck's meaning; docs/pd.md):
+  // PMB surface-effect correction by the energy method (Madenci & Oterkus 2014, sec. 4.2).
+  bool surface_correction = true;
+  // Mass-proportional damping coefficient (1/s) for dynamic relaxation; 0 = undamped.
+  double damping = 0.0;
+  // A pre-crack: a polyline in the x-y plane (z ignored; in 3D it cuts through all z). Bonds
+  // whose reference segment crosses it start broken (Silling & Askari 2005, sec. 4).
+  struct Precrack {
+    std::vector<Vec3> points;
+  };
+  std::vector<Precrack> precracks;
 };
 
 enum class HistoryQuantity { Centroid, Velocity, ContactForce, Energy, Momentum, AngularMomentum };

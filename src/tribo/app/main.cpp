@@ -1,0 +1,82 @@
+// The `tribo` command: run a deck, check a deck, or run the built-in validation problems.
+// Exit codes: 0 success, 1 usage or I/O error, 2 bad deck, 3 unstable run, 4 validation failed.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "tribo/app/run_driver.hpp"
+#include "tribo/app/validation.hpp"
+#include "tribo/core/error.hpp"
+#include "tribo/io/deck_reader.hpp"
+
+namespace {
+
+std::string describe(const tribo::SimulationSpec& s) {
+  return fmt::format("{}: {} {}D, {} material(s), {} body(ies), t_end = {} s", s.source_file,
+                     s.method == tribo::Method::Mpm ? "MPM" : "PD", s.dimension, s.materials.size(),
+                     s.bodies.size(), s.time.end);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Tribo: contact and friction between deformable bodies (MPM and peridynamics)"};
+  app.require_subcommand(1);
+
+  std::string deck;
+  std::string output;
+  int threads = 0;
+  bool quiet = false;
+  auto* run = app.add_subcommand("run", "Run a simulation deck");
+  run->add_option("deck", deck, "deck file (YAML)")->required();
+  run->add_option("--output,-o", output, "output folder (overrides output.directory)");
+  run->add_option("--threads,-t", threads, "OpenMP threads (default: all)");
+  run->add_flag("--quiet,-q", quiet, "no progress output");
+
+  std::string check_deck;
+  auto* check = app.add_subcommand("check", "Parse and validate a deck; exit 0 (valid) or 2");
+  check->add_option("deck", check_deck, "deck file (YAML)")->required();
+
+  std::string problem;
+  auto* validate = app.add_subcommand("validate", "Run the built-in validation problems");
+  validate->add_option("name", problem, "one problem (default: all)");
+  validate->add_option("--threads,-t", threads, "OpenMP threads (default: all)");
+
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (*check) {
+      const tribo::SimulationSpec spec = tribo::io::read_deck(check_deck);
+      fmt::print("{}\nvalid\n", describe(spec));
+      return 0;
+    }
+    if (*run) {
+      const tribo::SimulationSpec spec = tribo::io::read_deck(deck);
+      tribo::app::RunOptions options;
+      if (!output.empty()) options.output_directory = output;
+      options.threads = threads;
+      options.progress = !quiet;
+      if (!quiet) fmt::print(stderr, "{}\n", describe(spec));
+      const tribo::app::RunReport report = tribo::app::run_simulation(spec, options);
+      if (report.exit_code != 0) fmt::print(stderr, "tribo: run stopped: {}\n", report.exit_reason);
+      fmt::print("{}", tribo::app::format_report(report));
+      return report.exit_code;
+    }
+    if (*validate) {
+      if (threads > 0) tribo::app::set_validation_threads(threads);
+      return tribo::app::run_validation(problem, std::cout) ? 0 : 4;
+    }
+  } catch (const tribo::DeckError& e) {
+    fmt::print(stderr, "tribo: error: {}\n", e.what());
+    return 2;
+  } catch (const tribo::SimulationError& e) {
+    fmt::print(stderr, "tribo: run stopped: {}\n", e.what());
+    return 3;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "tribo: error: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

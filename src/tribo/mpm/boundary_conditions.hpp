@@ -1,0 +1,45 @@
+#pragma once
+// Velocity boundary conditions on grid nodes: every node inside a deck region gets the prescribed
+// components of velocity in every deformable field (p = m v), after extrapolation and after the
+// momentum update, as NairnMPM imposes its grid velocity BCs.
+#include <array>
+#include <vector>
+
+#include "tribo/core/simulation_spec.hpp"
+#include "tribo/mpm/grid.hpp"
+#include "tribo/mpm/node_fields.hpp"
+
+namespace tribo::mpm {
+
+template <int Dim>
+struct GridBoundaryConditions {
+  struct Constraint {
+    long node;
+    int component;
+    double velocity;  // m/s
+  };
+  std::vector<Constraint> constraints;
+
+  static GridBoundaryConditions from(const SimulationSpec& spec, const Grid<Dim>& grid) {
+    GridBoundaryConditions bc;
+    for (const BoundaryConditionSpec& b : spec.boundary_conditions)
+      for (long n = 0; n < grid.node_count(); ++n) {
+        if (!b.region.contains(to_vec3<Dim>(grid.node_position(n)))) continue;
+        for (int d = 0; d < Dim; ++d)
+          if (b.velocity[d]) bc.constraints.push_back({n, d, *b.velocity[d]});
+      }
+    return bc;
+  }
+
+  void impose(NodeFields<Dim>& nodes, const std::vector<bool>& rigid_field) const {
+    const int F = nodes.fields;
+    for (const Constraint& c : constraints)
+      for (int f = 0; f < F; ++f) {
+        if (rigid_field[f]) continue;
+        const long i = c.node * F + f;
+        nodes.momentum[i][c.component] = nodes.mass[i] * c.velocity;
+      }
+  }
+};
+
+}  // namespace tribo::mpm

@@ -1,0 +1,30 @@
+#pragma once
+// Stress from the deformation gradient for the MPM materials. F is 3x3 (plane strain: F_zz = 1,
+// no out-of-plane shear). Each function writes the Cauchy stress and returns the strain energy
+// per unit reference volume (J/m^3).
+#include "tribo/core/material.hpp"
+#include "tribo/core/types.hpp"
+
+namespace tribo::mpm {
+
+struct ElasticConstants {
+  double lambda = 0.0;  // Pa
+  double mu = 0.0;      // Pa
+  static ElasticConstants of(const MaterialSpec& m) { return {m.lame_lambda(), m.shear_modulus()}; }
+};
+
+// Rotation of the polar decomposition F = R U; in-plane closed form when plane is true.
+Mat3 polar_rotation(const Mat3& F, bool plane);
+
+// Co-rotational small-strain elasticity: strain eps = sym(R^T F) - I in the rotated frame, so that
+// rigid rotation (a rolling cylinder) makes no stress; sigma = R (lambda tr eps I + 2 mu eps) R^T.
+double corotational_linear_elastic(const Mat3& F, const ElasticConstants& c, bool plane, Mat3& stress);
+
+// Compressible neo-Hookean (e.g. Bonet & Wood, Nonlinear Continuum Mechanics, eq. 5.29):
+// sigma = mu/J (B - I) + lambda ln J / J I,  W = mu/2 (tr C - 3) - mu ln J + lambda/2 (ln J)^2.
+double neo_hookean(const Mat3& F, const ElasticConstants& c, Mat3& stress);
+
+// P-wave speed sqrt((lambda + 2 mu)/rho), the fastest wave in an elastic material (m/s).
+double dilatational_wave_speed(const MaterialSpec& m);
+
+}  // namespace tribo::mpm

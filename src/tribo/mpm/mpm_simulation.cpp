@@ -1,0 +1,418 @@
+#include "tribo/mpm/mpm_simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "tribo/core/error.hpp"
+#include "tribo/mpm/boundary_conditions.hpp"
+#include "tribo/mpm/constitutive.hpp"
+#include "tribo/mpm/multimaterial_contact.hpp"
+#include "tribo/mpm/particle_filling.hpp"
+#include "tribo/mpm/stencil.hpp"
+
+namespace tribo::mpm {
+
+FieldLayout FieldLayout::from(const SimulationSpec& spec) {
+  FieldLayout layout;
+  const int materials = static_cast<int>(spec.materials.size());
+  std::vector<bool> own(materials, false);
+  for (const ContactPairSpec& pair : spec.mpm.contact.pairs)
+    for (int m : pair.material_indices)
+      if (m >= 0) own[m] = true;
+  for (int m = 0; m < materials; ++m)
+    if (spec.materials[m].rigid()) own[m] = true;  // a rigid field imposes its velocity
+
+  // Field 0: every material without a field of its own (they move as one, perfectly bonded).
+  layout.field_of_material.assign(materials, 0);
+  layout.fields = 1;
+  layout.rigid_field = {false};
+  for (int m = 0; m < materials; ++m)
+    if (own[m]) {
+      layout.field_of_material[m] = layout.fields++;
+      layout.rigid_field.push_back(spec.materials[m].rigid());
+    }
+  const int f = layout.fields;
+  // Pairs not listed stick: the same motion they would have in one shared field.
+  layout.pair_law.assign(f * f, ContactLawSpec{ContactLaw::Stick});
+  layout.pair_has_law.assign(f * f, false);
+  for (const ContactPairSpec& pair : spec.mpm.contact.pairs) {
+    const int a = layout.field_of_material[pair.material_indices[0]];
+    const int b = layout.field_of_material[pair.material_indices[1]];
+    layout.pair_law[a * f + b] = layout.pair_law[b * f + a] = pair.law;
+    layout.pair_has_law[a * f + b] = layout.pair_has_law[b * f + a] = true;
+  }
+  return layout;
+}
+
+template <int Dim>
+double stable_time_step(const SimulationSpec& spec, const std::vector<Vec<Dim>>& velocities, double cfl) {
+  double wave = 0.0;
+  for (const MaterialSpec& m : spec.materials) wave = std::max(wave, dilatational_wave_speed(m));
+  double vmax = 0.0;
+  for (const Vec<Dim>& v : velocities) vmax = std::max(vmax, v.norm());
+  double h = spec.mpm.cell[0];
+  for (int d = 1; d < Dim; ++d) h = std::min(h, spec.mpm.cell[d]);
+  return cfl * h / std::max(wave + vmax, 1e-300);
+}
+
+namespace {
+
+template <int Dim>
+class MpmSimulation final : public Simulation<Dim> {
+ public:
+  explicit MpmSimulation(const SimulationSpec& spec);
+
+  void step() override;
+  double time() const override { return time_; }
+  long step_count() const override { return steps_; }
+  double dt() const override { return dt_; }
+  const Particles<Dim>& particles() const override { return particles_; }
+  Particles<Dim>& mutable_particles() override { return particles_; }
+  const SimulationSpec& spec() const override { return spec_; }
+  EnergyBreakdown energy() const override;
+  Vec3 contact_force(int material_a, int material_b) const override;
+  void check_health() const override;
+
+ private:
+  template <class Shape>
+  void step_with();
+  template <class Shape, bool WithForces>
+  void extrapolate_to_grid();
+  template <class Shape>
+  void extrapolate_forces();
+  void update_nodal_momenta();
+  template <class Shape>
+  void update_particles();
+  template <class Shape>
+  void reextrapolate_momenta();
+  template <class Shape>
+  void update_stress();
+  void move_particles();
+  void apply_contact(ContactStage stage);
+  void impose_boundary_conditions();
+
+  SimulationSpec spec_;
+  Grid<Dim> grid_;        // the deck's grid with one cell of padding on every side
+  Vec<Dim> domain_lo_, domain_hi_;
+  FieldLayout layout_;
+  NodeFields<Dim> nodes_;
+  Particles<Dim> particles_;
+  std::vector<Mat3> deformation_gradient_;
+  std::vector<Vec<Dim>> grid_velocity_;        // per particle, sum S v_I of the step
+  std::vector<double> strain_energy_density_;  // J per m^3 of reference volume
+  std::vector<int> field_;                     // per particle
+  std::vector<char> rigid_;                    // per particle
+  std::vector<ElasticConstants> elastic_;      // per material
+  GridBoundaryConditions<Dim> boundary_;
+  ContactAccumulator<Dim> contact_;
+  Vec<Dim> gravity_;
+  double dt_ = 0.0;
+  double time_ = 0.0;
+  long steps_ = 0;
+  double half_width_ = 0.25;  // GIMP particle half-size, in cells
+  double frictional_work_ = 0.0;
+};
+
+template <int Dim>
+MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
+  const Vec<Dim> cell = from_vec3<Dim>(spec.mpm.cell);
+  domain_lo_ = from_vec3<Dim>(spec.mpm.grid_min);
+  domain_hi_ = from_vec3<Dim>(spec.mpm.grid_max);
+  grid_ = Grid<Dim>(domain_lo_ - cell, domain_hi_ + cell, cell);
+  gravity_ = from_vec3<Dim>(spec.gravity);
+  half_width_ = 0.5 / spec.mpm.particles_per_cell;
+
+  fill_bodies<Dim>(spec_, grid_, particles_);
+  const std::size_t n = particles_.size();
+  deformation_gradient_.assign(n, Mat3::Identity());
+  grid_velocity_.assign(n, Vec<Dim>::Zero());
+  strain_energy_density_.assign(n, 0.0);
+  layout_ = FieldLayout::from(spec_);
+  field_.resize(n);
+  rigid_.resize(n);
+  for (std::size_t p = 0; p < n; ++p) {
+    field_[p] = layout_.field_of_material[particles_.material[p]];
+    rigid_[p] = spec_.materials[particles_.material[p]].rigid();
+  }
+  for (const MaterialSpec& m : spec_.materials) elastic_.push_back(ElasticConstants::of(m));
+  nodes_.allocate(grid_.node_count(), layout_.fields);
+  boundary_ = GridBoundaryConditions<Dim>::from(spec_, grid_);
+  contact_.resize(layout_.fields);
+
+  if (spec_.time.dt) {
+    dt_ = *spec_.time.dt;
+  } else {
+    dt_ = stable_time_step<Dim>(spec_, particles_.velocity, spec_.time.cfl.value_or(0.4));
+  }
+}
+
+template <int Dim>
+void MpmSimulation<Dim>::step() {
+  switch (spec_.mpm.shape_function) {
+    case ShapeFunctionKind::Linear: step_with<LinearShape>(); break;
+    case ShapeFunctionKind::Gimp: step_with<GimpShape>(); break;
+    case ShapeFunctionKind::BSpline2: step_with<BSpline2Shape>(); break;
+  }
+}
+
+// The time step, as in the algorithm box of DESIGN.md. USF updates stress before the forces,
+// USL after the particle update, MUSL after re-extrapolating the updated particle momenta.
+template <int Dim>
+template <class Shape>
+void MpmSimulation<Dim>::step_with() {
+  const UpdateScheme scheme = spec_.mpm.update;
+  nodes_.clear();
+  contact_.clear();
+  if (scheme == UpdateScheme::Usl || scheme == UpdateScheme::Musl) {
+    extrapolate_to_grid<Shape, true>();
+    impose_boundary_conditions();
+    apply_contact(ContactStage::AfterExtrapolation);
+  } else {
+    extrapolate_to_grid<Shape, false>();
+    impose_boundary_conditions();
+    apply_contact(ContactStage::AfterExtrapolation);
+    update_stress<Shape>();
+    extrapolate_forces<Shape>();
+  }
+  nodes_.momentum_start = nodes_.momentum;
+  update_nodal_momenta();
+  impose_boundary_conditions();
+  apply_contact(ContactStage::AfterMomentumUpdate);
+  update_particles<Shape>();
+  if (scheme == UpdateScheme::Musl) {
+    reextrapolate_momenta<Shape>();
+    impose_boundary_conditions();
+    apply_contact(ContactStage::AfterExtrapolation);
+  }
+  if (scheme != UpdateScheme::Usf) update_stress<Shape>();
+  move_particles();
+  frictional_work_ += contact_.frictional_work;
+  time_ += dt_;
+  ++steps_;
+}
+
+// Particles to grid: mass, momentum, the contact quantities and (USL/MUSL) the forces from the
+// stress of the last step: f_I = -sum V_p sigma_p grad S_I + sum S_I m_p g.
+template <int Dim>
+template <class Shape, bool WithForces>
+void MpmSimulation<Dim>::extrapolate_to_grid() {
+  const int F = layout_.fields;
+  const bool contact_data = nodes_.with_contact_data;
+  Stencil<Dim, Shape> s;
+  for (std::size_t p = 0; p < particles_.size(); ++p) {
+    s.compute(grid_, particles_.position[p], half_width_);
+    const double m = particles_.mass[p];
+    const double V = particles_.volume[p];
+    const Vec<Dim> mv = m * particles_.velocity[p];
+    const Mat<Dim> sigma_V = V * particles_.stress[p].template topLeftCorner<Dim, Dim>();
+    const bool rigid = rigid_[p];
+    const Vec<Dim> u = particles_.position[p] - particles_.reference_position[p];
+    const int f = field_[p];
+    for (int k = 0; k < s.size; ++k) {
+      const long i = s.node[k] * F + f;
+      const double w = s.weight[k];
+      nodes_.mass[i] += w * m;
+      nodes_.momentum[i] += w * mv;
+      if constexpr (WithForces)
+        if (!rigid) nodes_.force[i] += w * m * gravity_ - sigma_V * s.gradient[k];
+      if (contact_data) {
+        nodes_.volume[i] += w * V;
+        nodes_.volume_gradient[i] += V * s.gradient[k];
+        nodes_.mass_gradient[i] += m * s.gradient[k];
+        nodes_.mass_displacement[i] += (w * m) * u;
+        nodes_.mass_position[i] += (w * m) * particles_.position[p];
+      }
+    }
+  }
+}
+
+template <int Dim>
+template <class Shape>
+void MpmSimulation<Dim>::extrapolate_forces() {
+  const int F = layout_.fields;
+  Stencil<Dim, Shape> s;
+  for (std::size_t p = 0; p < particles_.size(); ++p) {
+    if (rigid_[p]) continue;
+    s.compute(grid_, particles_.position[p], half_width_);
+    const double m = particles_.mass[p];
+    const Mat<Dim> sigma_V = particles_.volume[p] * particles_.stress[p].template topLeftCorner<Dim, Dim>();
+    const int f = field_[p];
+    for (int k = 0; k < s.size; ++k)
+      nodes_.force[s.node[k] * F + f] += s.weight[k] * m * gravity_ - sigma_V * s.gradient[k];
+  }
+}
+
+// p_I += f_I dt on deformable fields; rigid fields keep their imposed momentum.
+template <int Dim>
+void MpmSimulation<Dim>::update_nodal_momenta() {
+  const int F = layout_.fields;
+  const long n = static_cast<long>(nodes_.mass.size());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < n; ++i)
+    if (!layout_.rigid_field[i % F]) nodes_.momentum[i] += dt_ * nodes_.force[i];
+}
+
+template <int Dim>
+void MpmSimulation<Dim>::impose_boundary_conditions() {
+  boundary_.impose(nodes_, layout_.rigid_field);
+}
+
+template <int Dim>
+void MpmSimulation<Dim>::apply_contact(ContactStage stage) {
+  if (layout_.fields < 2) return;
+  apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, contact_);
+}
+
+// Grid to particles: v_p <- flip (v_p + sum S (v_I - v_I^start)) + (1 - flip) sum S v_I
+// (FLIP/PIC blend as in Stomakhin et al. 2013); the grid velocity of the move is kept per particle.
+template <int Dim>
+template <class Shape>
+void MpmSimulation<Dim>::update_particles() {
+  const int F = layout_.fields;
+  const double flip = spec_.mpm.flip;
+  const long n = static_cast<long>(particles_.size());
+  const double tiny = 1e-14 * spec_.materials.front().density * grid_.cell_volume();
+#pragma omp parallel for schedule(static)
+  for (long p = 0; p < n; ++p) {
+    if (rigid_[p]) {
+      grid_velocity_[p] = particles_.velocity[p];
+      continue;
+    }
+    Stencil<Dim, Shape> s;
+    s.compute(grid_, particles_.position[p], half_width_);
+    const int f = field_[p];
+    Vec<Dim> v_grid = Vec<Dim>::Zero();
+    Vec<Dim> dv = Vec<Dim>::Zero();
+    for (int k = 0; k < s.size; ++k) {
+      const long i = s.node[k] * F + f;
+      const double m = nodes_.mass[i];
+      if (m <= tiny) continue;
+      v_grid += (s.weight[k] / m) * nodes_.momentum[i];
+      dv += (s.weight[k] / m) * (nodes_.momentum[i] - nodes_.momentum_start[i]);
+    }
+    // Midpoint move: x += dt (v^start + v^new)/2, exact for uniform acceleration (a free fall is
+    // 0.5 g t^2 to round-off) where x += dt v^new would be first order.
+    grid_velocity_[p] = v_grid - 0.5 * dv;
+    particles_.velocity[p] = flip * (particles_.velocity[p] + dv) + (1.0 - flip) * v_grid;
+  }
+}
+
+// MUSL (Sulsky et al. 1995): the updated particle momenta back to the grid, with the stencil of
+// the start of the step, so that the velocity gradient comes from the new velocities.
+template <int Dim>
+template <class Shape>
+void MpmSimulation<Dim>::reextrapolate_momenta() {
+  const int F = layout_.fields;
+  std::fill(nodes_.momentum.begin(), nodes_.momentum.end(), Vec<Dim>::Zero());
+  Stencil<Dim, Shape> s;
+  for (std::size_t p = 0; p < particles_.size(); ++p) {
+    s.compute(grid_, particles_.position[p], half_width_);
+    const Vec<Dim> mv = particles_.mass[p] * particles_.velocity[p];
+    const int f = field_[p];
+    for (int k = 0; k < s.size; ++k) nodes_.momentum[s.node[k] * F + f] += s.weight[k] * mv;
+  }
+}
+
+// x_p <- x_p + dt v_move, after the stress update so that every gradient of the step is taken
+// at the positions the grid was built from.
+template <int Dim>
+void MpmSimulation<Dim>::move_particles() {
+  const long n = static_cast<long>(particles_.size());
+#pragma omp parallel for schedule(static)
+  for (long p = 0; p < n; ++p) particles_.position[p] += dt_ * grid_velocity_[p];
+}
+
+// Velocity gradient from the particle's own field, F <- (I + L dt) F, stress from F.
+template <int Dim>
+template <class Shape>
+void MpmSimulation<Dim>::update_stress() {
+  const int F = layout_.fields;
+  const long n = static_cast<long>(particles_.size());
+  const double tiny = 1e-14 * spec_.materials.front().density * grid_.cell_volume();
+  const bool plane = Dim == 2;
+#pragma omp parallel for schedule(static)
+  for (long p = 0; p < n; ++p) {
+    if (rigid_[p]) continue;
+    Stencil<Dim, Shape> s;
+    s.compute(grid_, particles_.position[p], half_width_);
+    const int f = field_[p];
+    Mat<Dim> L = Mat<Dim>::Zero();
+    for (int k = 0; k < s.size; ++k) {
+      const long i = s.node[k] * F + f;
+      const double m = nodes_.mass[i];
+      if (m <= tiny) continue;
+      L += (nodes_.momentum[i] / m) * s.gradient[k].transpose();
+    }
+    Mat3 increment = Mat3::Identity();
+    increment.template topLeftCorner<Dim, Dim>() += dt_ * L;
+    Mat3& Fp = deformation_gradient_[p];
+    Fp = increment * Fp;
+    const int mat = particles_.material[p];
+    const double J = Fp.determinant();
+    particles_.volume[p] = J * particles_.reference_volume[p];
+    const ElasticConstants& c = elastic_[mat];
+    strain_energy_density_[p] =
+        spec_.materials[mat].model == MaterialModel::NeoHookean
+            ? neo_hookean(Fp, c, particles_.stress[p])
+            : corotational_linear_elastic(Fp, c, plane, particles_.stress[p]);
+  }
+}
+
+template <int Dim>
+EnergyBreakdown MpmSimulation<Dim>::energy() const {
+  EnergyBreakdown e;
+  for (std::size_t p = 0; p < particles_.size(); ++p) {
+    if (rigid_[p]) continue;
+    const double m = particles_.mass[p];
+    e.kinetic += 0.5 * m * particles_.velocity[p].squaredNorm();
+    e.strain += strain_energy_density_[p] * particles_.reference_volume[p];
+    e.potential -= m * gravity_.dot(particles_.position[p] - particles_.reference_position[p]);
+  }
+  e.frictional = frictional_work_;
+  return e;
+}
+
+template <int Dim>
+Vec3 MpmSimulation<Dim>::contact_force(int material_a, int material_b) const {
+  const int a = layout_.field_of_material[material_a];
+  const int b = layout_.field_of_material[material_b];
+  if (a == b) return Vec3::Zero();
+  return to_vec3<Dim>(Vec<Dim>(contact_.impulse(a, b) / dt_));
+}
+
+template <int Dim>
+void MpmSimulation<Dim>::check_health() const {
+  // One cell of padding holds the stencil; past the deck's grid a particle is lost.
+  for (std::size_t p = 0; p < particles_.size(); ++p) {
+    const Vec<Dim>& x = particles_.position[p];
+    if (!x.allFinite() || !particles_.velocity[p].allFinite())
+      throw SimulationError(steps_, time_,
+                            fmt::format("particle {} of body '{}' has a non-finite position or velocity "
+                                        "(time step too large for the material, or a contact blow-up)",
+                                        p, spec_.bodies[particles_.body[p]].name));
+    for (int d = 0; d < Dim; ++d)
+      if (x[d] < domain_lo_[d] || x[d] > domain_hi_[d])
+        throw SimulationError(steps_, time_,
+                              fmt::format("particle {} of body '{}' left the grid at ({:.6g}{}) "
+                                          "(enlarge mpm.grid, or check velocities and boundary conditions)",
+                                          p, spec_.bodies[particles_.body[p]].name, x[0],
+                                          Dim > 1 ? fmt::format(", {:.6g}", x[1]) : std::string()));
+  }
+}
+
+}  // namespace
+
+template <int Dim>
+std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec) {
+  return std::make_unique<MpmSimulation<Dim>>(spec);
+}
+
+template std::unique_ptr<Simulation<2>> make_simulation<2>(const SimulationSpec&);
+template std::unique_ptr<Simulation<3>> make_simulation<3>(const SimulationSpec&);
+template double stable_time_step<2>(const SimulationSpec&, const std::vector<Vec<2>>&, double);
+template double stable_time_step<3>(const SimulationSpec&, const std::vector<Vec<3>>&, double);
+
+}  // namespace tribo::mpm

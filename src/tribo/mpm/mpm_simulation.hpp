@@ -1,0 +1,32 @@
+#pragma once
+// The MPM solver: particles, a background grid with one velocity field per contacting material,
+// and the USL / USF / MUSL time step of ../../../shared/DESIGN.md ("One MPM time step").
+#include <memory>
+#include <vector>
+
+#include "tribo/core/simulation.hpp"
+#include "tribo/mpm/grid.hpp"
+#include "tribo/mpm/node_fields.hpp"
+
+namespace tribo::mpm {
+
+template <int Dim>
+std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec);
+
+// Which velocity field each material uses, and the contact law between each pair of fields.
+struct FieldLayout {
+  int fields = 1;
+  std::vector<int> field_of_material;        // per material
+  std::vector<bool> rigid_field;             // per field
+  std::vector<ContactLawSpec> pair_law;      // fields x fields
+  std::vector<bool> pair_has_law;            // false: the fields bond (stick), as one field would
+
+  static FieldLayout from(const SimulationSpec& spec);
+  const ContactLawSpec& law(int a, int b) const { return pair_law[a * fields + b]; }
+};
+
+// Stable explicit step: cfl * (smallest cell) / (fastest dilatational wave + fastest particle).
+template <int Dim>
+double stable_time_step(const SimulationSpec& spec, const std::vector<Vec<Dim>>& velocities, double cfl);
+
+}  // namespace tribo::mpm

@@ -1,0 +1,141 @@
+#include "tribo/mpm/multimaterial_contact.hpp"
+
+#include "tribo/mpm/contact_normal.hpp"
+
+namespace tribo::mpm {
+
+namespace {
+
+template <int Dim>
+ContactField<Dim> field_at(const NodeFields<Dim>& nodes, long i, bool rigid) {
+  ContactField<Dim> f;
+  f.mass = nodes.mass[i];
+  f.momentum = nodes.momentum[i];
+  f.volume = nodes.volume[i];
+  f.volume_gradient = nodes.volume_gradient[i];
+  f.mass_gradient = nodes.mass_gradient[i];
+  f.displacement = nodes.mass_displacement[i] / f.mass;
+  f.position = nodes.mass_position[i] / f.mass;
+  f.rigid = rigid;
+  return f;
+}
+
+// The fields other than `a` lumped into one (Nairn et al. 2018: each material against the rest).
+// A rigid field among them stands for all: its velocity is imposed.
+template <int Dim>
+ContactField<Dim> others_lumped(const NodeFields<Dim>& nodes, long base, const int* active, int count,
+                                int a, const FieldLayout& layout, int& dominant) {
+  ContactField<Dim> o{};
+  o.mass = 0.0;
+  o.momentum.setZero();
+  o.volume = 0.0;
+  o.volume_gradient.setZero();
+  o.mass_gradient.setZero();
+  Vec<Dim> md = Vec<Dim>::Zero(), mx = Vec<Dim>::Zero();
+  o.rigid = false;
+  dominant = -1;
+  double heaviest = -1.0;
+  for (int k = 0; k < count; ++k) {
+    const int f = active[k];
+    if (f == a) continue;
+    const long i = base + f;
+    if (layout.rigid_field[f]) {
+      dominant = f;
+      return field_at(nodes, i, true);
+    }
+    o.mass += nodes.mass[i];
+    o.momentum += nodes.momentum[i];
+    o.volume += nodes.volume[i];
+    o.volume_gradient += nodes.volume_gradient[i];
+    o.mass_gradient += nodes.mass_gradient[i];
+    md += nodes.mass_displacement[i];
+    mx += nodes.mass_position[i];
+    if (nodes.mass[i] > heaviest) {
+      heaviest = nodes.mass[i];
+      dominant = f;
+    }
+  }
+  o.displacement = md / o.mass;
+  o.position = mx / o.mass;
+  return o;
+}
+
+}  // namespace
+
+template <int Dim>
+void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, const FieldLayout& layout,
+                                 const MpmContactSpec& settings, double dt, ContactStage stage,
+                                 ContactAccumulator<Dim>& accumulator) {
+  const int F = nodes.fields;
+  constexpr int kMaxFields = 16;
+  const NodeContext<Dim> context{grid.cell, grid.cell_volume(), dt};
+  const Vec<Dim> specified = settings.specified_normal.template head<Dim>().normalized();
+  const bool record = stage == ContactStage::AfterMomentumUpdate;
+  // A field with less mass than this is numerical dust at the edge of a body's support.
+  double heaviest_node = 0.0;
+  for (double m : nodes.mass) heaviest_node = std::max(heaviest_node, m);
+  const double dust = 1e-10 * heaviest_node;
+
+  int active[kMaxFields];
+  Vec<Dim> change[kMaxFields];
+  for (long n = 0; n < nodes.nodes; ++n) {
+    const long base = n * F;
+    int count = 0;
+    for (int f = 0; f < F && count < kMaxFields; ++f)
+      if (nodes.mass[base + f] > dust) active[count++] = f;
+    if (count < 2) continue;
+
+    Vec<Dim> gradient_sum = Vec<Dim>::Zero();
+    for (int k = 0; k < count; ++k) gradient_sum += nodes.volume_gradient[base + active[k]];
+
+    if (count == 2) {
+      int a = active[0], b = active[1];
+      if (layout.rigid_field[a]) std::swap(a, b);  // the rigid field, if any, is b
+      if (layout.rigid_field[a]) continue;           // two rigid fields: nothing moves
+      const ContactField<Dim> fa = field_at(nodes, base + a, false);
+      const ContactField<Dim> fb = field_at(nodes, base + b, layout.rigid_field[b]);
+      const Vec<Dim> normal = contact_normal<Dim>(settings.normals, fa, fb, gradient_sum, specified);
+      const PairContactResult<Dim> r =
+          resolve_contact_pair<Dim>(fa, fb, normal, layout.law(a, b), settings, context, stage);
+      if (!r.in_contact) continue;
+      nodes.momentum[base + a] += r.momentum_change_a;
+      if (!fb.rigid) nodes.momentum[base + b] -= r.momentum_change_a;
+      if (record) {
+        accumulator.pair_impulse[a * F + b] += r.momentum_change_a;
+        accumulator.pair_impulse[b * F + a] -= r.momentum_change_a;
+        accumulator.frictional_work += r.frictional_work;
+      }
+      continue;
+    }
+
+    // Three or more fields: each deformable field against the others lumped; the changes are
+    // computed from the same state and applied together. Momentum is then conserved only to the
+    // extent that the lumped partners share the changes (see docs/mpm-contact.md).
+    for (int k = 0; k < count; ++k) {
+      const int a = active[k];
+      change[k].setZero();
+      if (layout.rigid_field[a]) continue;
+      int dominant = -1;
+      const ContactField<Dim> fa = field_at(nodes, base + a, false);
+      const ContactField<Dim> fo = others_lumped(nodes, base, active, count, a, layout, dominant);
+      const Vec<Dim> normal = contact_normal<Dim>(settings.normals, fa, fo, gradient_sum, specified);
+      const PairContactResult<Dim> r =
+          resolve_contact_pair<Dim>(fa, fo, normal, layout.law(a, dominant), settings, context, stage);
+      if (!r.in_contact) continue;
+      change[k] = r.momentum_change_a;
+      if (record) {
+        accumulator.pair_impulse[a * F + dominant] += r.momentum_change_a;
+        accumulator.pair_impulse[dominant * F + a] -= r.momentum_change_a;
+        accumulator.frictional_work += 0.5 * r.frictional_work;  // each pair is seen from both sides
+      }
+    }
+    for (int k = 0; k < count; ++k) nodes.momentum[base + active[k]] += change[k];
+  }
+}
+
+template void apply_multimaterial_contact<2>(NodeFields<2>&, const Grid<2>&, const FieldLayout&,
+                                             const MpmContactSpec&, double, ContactStage, ContactAccumulator<2>&);
+template void apply_multimaterial_contact<3>(NodeFields<3>&, const Grid<3>&, const FieldLayout&,
+                                             const MpmContactSpec&, double, ContactStage, ContactAccumulator<3>&);
+
+}  // namespace tribo::mpm

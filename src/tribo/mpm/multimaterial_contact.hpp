@@ -1,0 +1,39 @@
+#pragma once
+// Multimaterial contact over the grid: at every node with two or more velocity fields, each pair
+// (or each field against the others lumped, for three or more) goes through the detection and law
+// of contact_pair.hpp, and the momentum changes are applied equal and opposite.
+#include <vector>
+
+#include "tribo/core/simulation_spec.hpp"
+#include "tribo/mpm/contact_pair.hpp"
+#include "tribo/mpm/grid.hpp"
+#include "tribo/mpm/mpm_simulation.hpp"
+#include "tribo/mpm/node_fields.hpp"
+
+namespace tribo::mpm {
+
+// Contact impulses of one step (after the momentum update only: that is the contact force of the
+// step, Nairn's f += dp/dt) and the frictional work of that stage.
+template <int Dim>
+struct ContactAccumulator {
+  int fields = 0;
+  std::vector<Vec<Dim>> pair_impulse;  // fields x fields: on a from b, N s
+  double frictional_work = 0.0;        // J
+
+  void resize(int f) {
+    fields = f;
+    pair_impulse.assign(f * f, Vec<Dim>::Zero());
+  }
+  void clear() {
+    std::fill(pair_impulse.begin(), pair_impulse.end(), Vec<Dim>::Zero());
+    frictional_work = 0.0;
+  }
+  const Vec<Dim>& impulse(int a, int b) const { return pair_impulse[a * fields + b]; }
+};
+
+template <int Dim>
+void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, const FieldLayout& layout,
+                                 const MpmContactSpec& settings, double dt, ContactStage stage,
+                                 ContactAccumulator<Dim>& accumulator);
+
+}  // namespace tribo::mpm

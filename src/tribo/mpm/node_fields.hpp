@@ -1,0 +1,60 @@
+#pragma once
+// Grid data per node and per velocity field, structure-of-arrays, flat index node * fields + field.
+// A velocity field is a material named in a contact pair, a rigid material, or field 0 shared by all
+// other materials. The contact arrays are allocated only when there are two or more fields.
+#include <vector>
+
+#include "tribo/core/types.hpp"
+
+namespace tribo::mpm {
+
+template <int Dim>
+struct NodeFields {
+  int fields = 1;
+  long nodes = 0;
+  bool with_contact_data = false;
+
+  std::vector<double> mass;                // kg
+  std::vector<Vec<Dim>> momentum;          // kg m/s, updated in the step
+  std::vector<Vec<Dim>> momentum_start;    // after extrapolation and the first contact (FLIP base)
+  std::vector<Vec<Dim>> force;             // N, internal + external
+  // For contact (Nairn et al. 2018): volume, gradients and mass-weighted displacement/position.
+  std::vector<double> volume;
+  std::vector<Vec<Dim>> volume_gradient;
+  std::vector<Vec<Dim>> mass_gradient;
+  std::vector<Vec<Dim>> mass_displacement;  // sum S m_p u_p
+  std::vector<Vec<Dim>> mass_position;      // sum S m_p x_p
+
+  void allocate(long node_count, int field_count) {
+    nodes = node_count;
+    fields = field_count;
+    with_contact_data = field_count > 1;
+    const std::size_t n = static_cast<std::size_t>(node_count) * field_count;
+    mass.assign(n, 0.0);
+    momentum.assign(n, Vec<Dim>::Zero());
+    momentum_start.assign(n, Vec<Dim>::Zero());
+    force.assign(n, Vec<Dim>::Zero());
+    if (with_contact_data) {
+      volume.assign(n, 0.0);
+      volume_gradient.assign(n, Vec<Dim>::Zero());
+      mass_gradient.assign(n, Vec<Dim>::Zero());
+      mass_displacement.assign(n, Vec<Dim>::Zero());
+      mass_position.assign(n, Vec<Dim>::Zero());
+    }
+  }
+
+  void clear() {
+    std::fill(mass.begin(), mass.end(), 0.0);
+    std::fill(momentum.begin(), momentum.end(), Vec<Dim>::Zero());
+    std::fill(force.begin(), force.end(), Vec<Dim>::Zero());
+    if (with_contact_data) {
+      std::fill(volume.begin(), volume.end(), 0.0);
+      std::fill(volume_gradient.begin(), volume_gradient.end(), Vec<Dim>::Zero());
+      std::fill(mass_gradient.begin(), mass_gradient.end(), Vec<Dim>::Zero());
+      std::fill(mass_displacement.begin(), mass_displacement.end(), Vec<Dim>::Zero());
+      std::fill(mass_position.begin(), mass_position.end(), Vec<Dim>::Zero());
+    }
+  }
+};
+
+}  // namespace tribo::mpm
