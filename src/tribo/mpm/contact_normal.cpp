@@ -1,0 +1,201 @@
+#include "tribo/mpm/contact_normal.hpp"
+
+#include <cmath>
+
+namespace tribo::mpm {
+
+namespace {
+
+template <int Dim>
+bool usable(const Vec<Dim>& v) {
+  const double n2 = v.squaredNorm();
+  return n2 > 0.0 && std::isfinite(n2);
+}
+
+template <int Dim>
+Vec<Dim> unit_or_zero(const Vec<Dim>& v) {
+  return usable<Dim>(v) ? Vec<Dim>(v / v.norm()) : Vec<Dim>(Vec<Dim>::Zero());
+}
+
+// First usable candidate, normalised; zero when none is.
+template <int Dim>
+Vec<Dim> first_usable(const Vec<Dim>& preferred, const Vec<Dim>& second) {
+  if (usable<Dim>(preferred)) return unit_or_zero<Dim>(preferred);
+  return unit_or_zero<Dim>(second);
+}
+
+}  // namespace
+
+template <int Dim>
+Vec<Dim> contact_normal(ContactNormalMethod method, const ContactField<Dim>& a, const ContactField<Dim>& b,
+                        const Vec<Dim>& sum_of_all_volume_gradients, const Vec<Dim>& specified) {
+  if (method == ContactNormalMethod::Specified) return unit_or_zero<Dim>(specified);
+
+  // Rigid preference: a rigid field's gradient comes from undeformed particles.
+  if (a.rigid != b.rigid) {
+    const Vec<Dim> rigid_estimate = a.rigid ? Vec<Dim>(a.volume_gradient) : Vec<Dim>(-b.volume_gradient);
+    if (usable<Dim>(rigid_estimate)) return unit_or_zero<Dim>(rigid_estimate);
+  }
+
+  const Vec<Dim> from_a = a.volume_gradient;
+  const Vec<Dim> from_b = -b.volume_gradient;
+  switch (method) {
+    case ContactNormalMethod::MaxGradient: {
+      // NairnMPM "maxgrad": a against every other field at the node.
+      const Vec<Dim> from_others = -(sum_of_all_volume_gradients - a.volume_gradient);
+      if (from_a.squaredNorm() >= from_others.squaredNorm()) return first_usable<Dim>(from_a, from_others);
+      return first_usable<Dim>(from_others, from_a);
+    }
+    case ContactNormalMethod::MaxVolumeGradient:
+      // NairnMPM "maxvol": the side with more volume has the better-resolved gradient.
+      if (a.volume >= b.volume) return first_usable<Dim>(from_a, from_b);
+      return first_usable<Dim>(from_b, from_a);
+    case ContactNormalMethod::MassGradient:
+      // NairnMPM "owngrad": a's own mass gradient.
+      return first_usable<Dim>(Vec<Dim>(a.mass_gradient), Vec<Dim>(-b.mass_gradient));
+    case ContactNormalMethod::AverageVolumeGradient:
+    case ContactNormalMethod::LogisticRegression:
+    default: {
+      // NairnMPM "avggrad": (V_a g_a + V_b (-g_b)) / (V_a + V_b), direction only.
+      const Vec<Dim> mean = a.volume * from_a + b.volume * from_b;
+      if (usable<Dim>(mean)) return unit_or_zero<Dim>(mean);
+      // Opposite estimates cancelling (or zero volumes): the larger gradient decides.
+      if (from_a.squaredNorm() >= from_b.squaredNorm()) return first_usable<Dim>(from_a, from_b);
+      return first_usable<Dim>(from_b, from_a);
+    }
+  }
+}
+
+namespace {
+
+constexpr double kLinearOffsetPenalty = 0.1;      // NairnMPM linreg: ridge on the offset
+constexpr double kLogisticNormalPenalty = 1.0e-7; // NairnMPM logreg: ridge on beta (in cell^2 units)
+constexpr double kLogisticOffsetPenalty = 0.0;
+constexpr double kLinearToLogisticScale = 2.0;   // f = tanh(z/2) ~ z/2 near the plane
+constexpr double kTolerance = 1.0e-8;            // on 1 - cos(change of the normal) per iteration
+constexpr int kMaxIterations = 25;
+
+template <int Dim>
+using Aug = Eigen::Matrix<double, Dim + 1, 1>;
+template <int Dim>
+using AugMat = Eigen::Matrix<double, Dim + 1, Dim + 1>;
+
+// Valid particles: label -1 or +1 with positive finite weight. Returns the length scale L
+// (weighted rms distance to the node) used to make the regression dimensionless, or 0 when the
+// particles do not have both labels.
+template <int Dim>
+double regression_scale(const Vec<Dim>* x, const int* labels, const double* w, int count) {
+  bool has_a = false, has_b = false;
+  double sum_w = 0.0, sum_r2 = 0.0;
+  for (int p = 0; p < count; ++p) {
+    if ((labels[p] != -1 && labels[p] != 1) || !(w[p] > 0.0) || !std::isfinite(w[p])) continue;
+    has_a |= labels[p] == -1;
+    has_b |= labels[p] == 1;
+    sum_w += w[p];
+    sum_r2 += w[p] * x[p].squaredNorm();
+  }
+  if (!has_a || !has_b || !(sum_w > 0.0)) return 0.0;
+  const double scale = std::sqrt(sum_r2 / sum_w);
+  return std::isfinite(scale) ? scale : 0.0;
+}
+
+template <int Dim>
+bool valid(int label, double weight) {
+  return (label == -1 || label == 1) && weight > 0.0 && std::isfinite(weight);
+}
+
+template <int Dim>
+Aug<Dim> augmented(const Vec<Dim>& x, double scale) {
+  Aug<Dim> z;
+  z.template head<Dim>() = x / scale;
+  z[Dim] = 1.0;
+  return z;
+}
+
+// Weighted linear least squares of the labels on [x / L, 1] with a ridge on the offset.
+template <int Dim>
+bool linear_fit(const Vec<Dim>* x, const int* labels, const double* w, int count, double scale,
+                Aug<Dim>& beta) {
+  AugMat<Dim> m = AugMat<Dim>::Zero();
+  Aug<Dim> rhs = Aug<Dim>::Zero();
+  double sum_w = 0.0;
+  for (int p = 0; p < count; ++p) {
+    if (!valid<Dim>(labels[p], w[p])) continue;
+    const Aug<Dim> z = augmented<Dim>(x[p], scale);
+    m += w[p] * z * z.transpose();
+    rhs += (w[p] * labels[p]) * z;
+    sum_w += w[p];
+  }
+  // Penalties are relative to the total weight so that they do not depend on its units.
+  m(Dim, Dim) += kLinearOffsetPenalty * sum_w;
+  const Eigen::FullPivLU<AugMat<Dim>> lu(m);
+  if (!lu.isInvertible()) return false;
+  beta = lu.solve(rhs);
+  return beta.allFinite() && usable<Dim>(Vec<Dim>(beta.template head<Dim>()));
+}
+
+}  // namespace
+
+template <int Dim>
+Vec<Dim> linear_regression_normal(const Vec<Dim>* rel_positions, const int* labels, const double* weights,
+                                  int count, const Vec<Dim>& fallback) {
+  const double scale = regression_scale<Dim>(rel_positions, labels, weights, count);
+  Aug<Dim> beta;
+  if (!(scale > 0.0) || !linear_fit<Dim>(rel_positions, labels, weights, count, scale, beta)) return fallback;
+  return unit_or_zero<Dim>(Vec<Dim>(beta.template head<Dim>()));
+}
+
+template <int Dim>
+Vec<Dim> logistic_regression_normal(const Vec<Dim>* rel_positions, const int* labels, const double* weights,
+                                    int count, const Vec<Dim>& fallback) {
+  const double scale = regression_scale<Dim>(rel_positions, labels, weights, count);
+  Aug<Dim> beta;
+  if (!(scale > 0.0) || !linear_fit<Dim>(rel_positions, labels, weights, count, scale, beta)) return fallback;
+  const Vec<Dim> linear = unit_or_zero<Dim>(Vec<Dim>(beta.template head<Dim>()));
+
+  double sum_w = 0.0;
+  for (int p = 0; p < count; ++p)
+    if (valid<Dim>(labels[p], weights[p])) sum_w += weights[p];
+  Aug<Dim> penalty = Aug<Dim>::Constant(kLogisticNormalPenalty * sum_w);
+  penalty[Dim] = kLogisticOffsetPenalty * sum_w;
+
+  // Gauss-Newton on sum w (y - f(z))^2 + beta^T Lambda beta, f = 2 sigma(z) - 1 = tanh(z / 2),
+  // df/dz = 2 sigma (1 - sigma); started at twice the linear fit (NairnMPM's scaling).
+  beta *= kLinearToLogisticScale;
+  Vec<Dim> previous = linear;
+  for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
+    AugMat<Dim> m = penalty.asDiagonal();
+    Aug<Dim> rhs = -penalty.cwiseProduct(beta);
+    for (int p = 0; p < count; ++p) {
+      if (!valid<Dim>(labels[p], weights[p])) continue;
+      const Aug<Dim> z = augmented<Dim>(rel_positions[p], scale);
+      const double sigma = 1.0 / (1.0 + std::exp(-beta.dot(z)));
+      const double f = 2.0 * sigma - 1.0;
+      const double slope = 2.0 * sigma * (1.0 - sigma);
+      m += (weights[p] * slope * slope) * z * z.transpose();
+      rhs += (weights[p] * slope * (labels[p] - f)) * z;
+    }
+    const Eigen::FullPivLU<AugMat<Dim>> lu(m);
+    if (!lu.isInvertible()) break;
+    const Aug<Dim> step = lu.solve(rhs);
+    if (!step.allFinite()) break;
+    beta += step;
+    const Vec<Dim> current = unit_or_zero<Dim>(Vec<Dim>(beta.template head<Dim>()));
+    if (!usable<Dim>(current)) return linear;
+    const double change = 1.0 - current.dot(previous);
+    previous = current;
+    if (change < kTolerance) break;
+  }
+  return usable<Dim>(previous) ? previous : linear;
+}
+
+template Vec<2> contact_normal<2>(ContactNormalMethod, const ContactField<2>&, const ContactField<2>&,
+                                  const Vec<2>&, const Vec<2>&);
+template Vec<3> contact_normal<3>(ContactNormalMethod, const ContactField<3>&, const ContactField<3>&,
+                                  const Vec<3>&, const Vec<3>&);
+template Vec<2> logistic_regression_normal<2>(const Vec<2>*, const int*, const double*, int, const Vec<2>&);
+template Vec<3> logistic_regression_normal<3>(const Vec<3>*, const int*, const double*, int, const Vec<3>&);
+template Vec<2> linear_regression_normal<2>(const Vec<2>*, const int*, const double*, int, const Vec<2>&);
+template Vec<3> linear_regression_normal<3>(const Vec<3>*, const int*, const double*, int, const Vec<3>&);
+
+}  // namespace tribo::mpm
