@@ -1,0 +1,319 @@
+#include "tribo/io/history.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <stdexcept>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "tribo/core/error.hpp"
+#include "tribo/io/atomic_file.hpp"
+
+namespace tribo::io {
+
+namespace {
+
+constexpr const char* kAxes[] = {"x", "y", "z"};
+
+void add_components(std::vector<std::string>& columns, const std::string& stem, int count) {
+  for (int d = 0; d < count; ++d) columns.push_back(fmt::format("{}.{}", stem, kAxes[d]));
+}
+
+DeckError history_error(const SimulationSpec& spec, std::size_t i, const std::string& key,
+                        const std::string& what) {
+  return DeckError({spec.source_file, 0, 0, fmt::format("output.history[{}].{}", i, key)}, what);
+}
+
+// A contact-force name is a material, or a body standing for its material.
+int contact_material(const SimulationSpec& spec, const std::string& name, std::size_t i) {
+  if (int m = spec.material_index(name); m >= 0) return m;
+  if (int b = spec.body_index(name); b >= 0) {
+    const BodySpec& body = spec.bodies[static_cast<std::size_t>(b)];
+    if (body.material_index >= 0) return body.material_index;
+    if (int m = spec.material_index(body.material); m >= 0) return m;
+  }
+  throw history_error(spec, i, "materials",
+                      fmt::format("no material or body named '{}'", name));
+}
+
+}  // namespace
+
+template <int Dim>
+HistoryRecorder<Dim>::HistoryRecorder(const std::vector<HistorySpec>& history,
+                                      const SimulationSpec& spec) {
+  columns_.push_back("time");
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    const HistorySpec& h = history[i];
+    Entry e{};
+    switch (h.quantity) {
+      case HistoryQuantity::Centroid:
+      case HistoryQuantity::Velocity: {
+        const bool centroid = h.quantity == HistoryQuantity::Centroid;
+        e.kind = centroid ? Kind::Centroid : Kind::Velocity;
+        e.body = spec.body_index(h.body);
+        if (e.body < 0)
+          throw history_error(spec, i, "body", fmt::format("no body named '{}'", h.body));
+        add_components(columns_, fmt::format("{}.{}", centroid ? "centroid" : "velocity", h.body),
+                       Dim);
+        needs_body_sums_ = true;
+        break;
+      }
+      case HistoryQuantity::ContactForce:
+        e.kind = Kind::ContactForce;
+        e.material_a = contact_material(spec, h.materials[0], i);
+        e.material_b = contact_material(spec, h.materials[1], i);
+        add_components(columns_,
+                       fmt::format("contact-force.{}.{}", h.materials[0], h.materials[1]), Dim);
+        break;
+      case HistoryQuantity::Energy:
+        e.kind = Kind::Energy;
+        for (const char* part : {"kinetic", "strain", "potential", "frictional", "total"})
+          columns_.push_back(fmt::format("energy.{}", part));
+        break;
+      case HistoryQuantity::Momentum:
+        e.kind = Kind::Momentum;
+        add_components(columns_, "momentum", Dim);
+        needs_momentum_ = true;
+        break;
+      case HistoryQuantity::AngularMomentum:
+        e.kind = Kind::AngularMomentum;
+        // In 2D the angular momentum of in-plane motion has only a z component.
+        if (Dim == 2)
+          columns_.push_back("angular-momentum.z");
+        else
+          add_components(columns_, "angular-momentum", 3);
+        needs_momentum_ = true;
+        break;
+    }
+    entries_.push_back(e);
+  }
+  for (const MaterialSpec& m : spec.materials) rigid_material_.push_back(m.rigid() ? 1 : 0);
+  body_mass_.assign(spec.bodies.size(), 0.0);
+  body_moment_.assign(spec.bodies.size(), Vec<Dim>::Zero());
+  body_momentum_.assign(spec.bodies.size(), Vec<Dim>::Zero());
+}
+
+template <int Dim>
+std::vector<double> HistoryRecorder<Dim>::sample(const Simulation<Dim>& sim) const {
+  std::vector<double> row;
+  sample(sim, row);
+  return row;
+}
+
+template <int Dim>
+void HistoryRecorder<Dim>::sample(const Simulation<Dim>& sim, std::vector<double>& row) const {
+  const Particles<Dim>& p = sim.particles();
+  const std::size_t n = p.size();
+
+  // One pass over the particles gathers every per-body sum and the system momenta.
+  Vec<Dim> momentum = Vec<Dim>::Zero();
+  Vec3 angular = Vec3::Zero();
+  if (needs_body_sums_ || needs_momentum_) {
+    std::fill(body_mass_.begin(), body_mass_.end(), 0.0);
+    std::fill(body_moment_.begin(), body_moment_.end(), Vec<Dim>::Zero());
+    std::fill(body_momentum_.begin(), body_momentum_.end(), Vec<Dim>::Zero());
+    const std::size_t bodies = body_mass_.size(), materials = rigid_material_.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const double m = p.mass[i];
+      const Vec<Dim> mv = m * p.velocity[i];
+      const auto b = static_cast<std::size_t>(p.body[i]);
+      if (b < bodies) {
+        body_mass_[b] += m;
+        body_moment_[b] += m * p.position[i];
+        body_momentum_[b] += mv;
+      }
+      const auto mat = static_cast<std::size_t>(p.material[i]);
+      if (mat >= materials || !rigid_material_[mat]) {
+        momentum += mv;
+        angular += cross_moment<Dim>(p.position[i], mv);
+      }
+    }
+  }
+
+  row.resize(columns_.size());
+  std::size_t c = 0;
+  row[c++] = sim.time();
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const Entry& e : entries_) {
+    switch (e.kind) {
+      case Kind::Centroid:
+      case Kind::Velocity: {
+        const auto b = static_cast<std::size_t>(e.body);
+        const double mass = body_mass_[b];
+        const Vec<Dim>& sum = e.kind == Kind::Centroid ? body_moment_[b] : body_momentum_[b];
+        for (int d = 0; d < Dim; ++d) row[c++] = mass > 0.0 ? sum[d] / mass : nan;
+        break;
+      }
+      case Kind::ContactForce: {
+        const Vec3 f = sim.contact_force(e.material_a, e.material_b);
+        for (int d = 0; d < Dim; ++d) row[c++] = f[d];
+        break;
+      }
+      case Kind::Energy: {
+        const EnergyBreakdown energy = sim.energy();
+        row[c++] = energy.kinetic;
+        row[c++] = energy.strain;
+        row[c++] = energy.potential;
+        row[c++] = energy.frictional;
+        row[c++] = energy.total();
+        break;
+      }
+      case Kind::Momentum:
+        for (int d = 0; d < Dim; ++d) row[c++] = momentum[d];
+        break;
+      case Kind::AngularMomentum:
+        if (Dim == 2) {
+          row[c++] = angular.z();
+        } else {
+          for (int d = 0; d < 3; ++d) row[c++] = angular[d];
+        }
+        break;
+    }
+  }
+}
+
+template class HistoryRecorder<2>;
+template class HistoryRecorder<3>;
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+namespace {
+
+// RFC 4180 quoting, needed only when a body or material name holds a comma or a quote.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char ch : text) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+// Splits one line into fields, undoing csv_field's quoting.
+std::vector<std::string> split_csv_line(std::string_view line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    if (quoted) {
+      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (ch == '"') {
+        quoted = false;
+      } else {
+        fields.back() += ch;
+      }
+    } else if (ch == '"') {
+      quoted = true;
+    } else if (ch == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += ch;
+    }
+  }
+  return fields;
+}
+
+std::string header_line(const std::vector<std::string>& columns) {
+  std::string line;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (i > 0) line += ',';
+    line += csv_field(columns[i]);
+  }
+  return line + '\n';
+}
+
+}  // namespace
+
+HistoryCsv::HistoryCsv(std::filesystem::path file, std::vector<std::string> columns)
+    : file_(std::move(file)), columns_(std::move(columns)), text_(header_line(columns_)) {}
+
+HistoryCsv HistoryCsv::reload(std::filesystem::path file, std::vector<std::string> columns,
+                              double up_to_time) {
+  HistoryCsv csv(std::move(file), std::move(columns));
+  if (!std::filesystem::exists(csv.file_)) return csv;
+  std::vector<std::string> found;
+  const auto rows = read_history_csv(csv.file_, &found);
+  if (found != csv.columns_)
+    throw std::runtime_error(fmt::format(
+        "cannot continue '{}': its columns ({}) differ from the deck's history ({})",
+        csv.file_.string(), fmt::join(found, ","), fmt::join(csv.columns_, ",")));
+  for (const auto& row : rows)
+    if (!row.empty() && row[0] <= up_to_time) {
+      csv.rows_.push_back(row);
+      csv.append_text(row);
+    }
+  if (csv.rows_.size() != rows.size()) write_file_atomically(csv.file_, csv.text_);
+  return csv;
+}
+
+void HistoryCsv::append(const std::vector<double>& row) {
+  if (row.size() != columns_.size())
+    throw std::invalid_argument(fmt::format("history row of {} values for {} columns of '{}'",
+                                            row.size(), columns_.size(), file_.string()));
+  rows_.push_back(row);
+  append_text(row);
+  write_file_atomically(file_, text_);
+}
+
+void HistoryCsv::append_text(const std::vector<double>& row) {
+  auto out = std::back_inserter(text_);
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    if (i > 0) text_ += ',';
+    // "{}": the shortest decimal that reads back to the same double (round trip, no %.17g noise).
+    fmt::format_to(out, "{}", row[i]);
+  }
+  text_ += '\n';
+}
+
+std::vector<std::vector<double>> read_history_csv(const std::filesystem::path& file,
+                                                  std::vector<std::string>* columns) {
+  const std::string text = read_file(file);
+  std::vector<std::vector<double>> rows;
+  std::vector<std::string> header;
+  std::size_t line_number = 0;
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + start, end - start);
+    start = end + 1;
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) continue;
+    if (header.empty()) {
+      header = split_csv_line(line);
+      continue;
+    }
+    std::vector<double> row;
+    row.reserve(header.size());
+    for (std::size_t begin = 0; begin <= line.size();) {
+      std::size_t comma = line.find(',', begin);
+      if (comma == std::string_view::npos) comma = line.size();
+      const std::string_view field = line.substr(begin, comma - begin);
+      double value = 0.0;
+      const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+      if (ec != std::errc() || ptr != field.data() + field.size() || field.empty())
+        throw std::runtime_error(fmt::format("{}:{}: '{}' is not a number", file.string(),
+                                             line_number, field));
+      row.push_back(value);
+      begin = comma + 1;
+    }
+    if (row.size() != header.size())
+      throw std::runtime_error(fmt::format("{}:{}: {} values for {} columns", file.string(),
+                                           line_number, row.size(), header.size()));
+    rows.push_back(std::move(row));
+  }
+  if (header.empty())
+    throw std::runtime_error(fmt::format("'{}' has no header row", file.string()));
+  if (columns) *columns = std::move(header);
+  return rows;
+}
+
+}  // namespace tribo::io
