@@ -1,0 +1,67 @@
+#include "tribo/pd/lattice.hpp"
+
+#include <cmath>
+
+namespace tribo::pd {
+
+template <int Dim>
+double point_volume(double spacing, double thickness) {
+  const double cell = std::pow(spacing, Dim);
+  return Dim == 2 ? cell * thickness : cell;
+}
+
+template <int Dim>
+LatticeBodies<Dim> fill_bodies(const SimulationSpec& spec) {
+  const double h = spec.pd.spacing;
+  const double volume = point_volume<Dim>(h, spec.thickness);
+  LatticeBodies<Dim> out;
+  for (std::size_t b = 0; b < spec.bodies.size(); ++b) {
+    const BodySpec& body = spec.bodies[b];
+    const MaterialSpec& material = spec.materials[body.material_index];
+    Vec3 lo, hi;
+    body.geometry.bounds(lo, hi);
+    IVec<Dim> count;
+    for (int d = 0; d < Dim; ++d)
+      count[d] = std::max(0, static_cast<int>(std::ceil((hi[d] - lo[d]) / h - 1e-9)));
+
+    PointRange range{static_cast<int>(out.points.size()), 0};
+    IVec<Dim> c = IVec<Dim>::Zero();
+    const bool empty = (count.array() <= 0).any();
+    while (!empty) {
+      Vec3 x = lo;
+      for (int d = 0; d < Dim; ++d) x[d] = lo[d] + (c[d] + 0.5) * h;
+      if (body.geometry.contains(x))
+        out.points.push_back(from_vec3<Dim>(x), Vec<Dim>::Zero(), material.density * volume,
+                             volume, static_cast<int>(b), body.material_index);
+      int d = 0;
+      for (; d < Dim; ++d) {
+        if (++c[d] < count[d]) break;
+        c[d] = 0;
+      }
+      if (d == Dim) break;
+    }
+    range.end = static_cast<int>(out.points.size());
+    out.bodies.push_back(range);
+
+    Vec<Dim> centroid = Vec<Dim>::Zero();
+    for (int p = range.begin; p < range.end; ++p) centroid += out.points.position[p];
+    if (range.size() > 0) centroid /= range.size();
+    out.centroid.push_back(centroid);
+
+    const Vec3 omega = body.angular_velocity;
+    for (int p = range.begin; p < range.end; ++p) {
+      const Vec3 r = to_vec3<Dim>(Vec<Dim>(out.points.position[p] - centroid));
+      Vec3 w = omega;
+      if (Dim == 2) w = Vec3(0.0, 0.0, omega.z());  // 2D: spin about z only
+      out.points.velocity[p] = from_vec3<Dim>(Vec3(body.velocity + w.cross(r)));
+    }
+  }
+  return out;
+}
+
+template double point_volume<2>(double, double);
+template double point_volume<3>(double, double);
+template LatticeBodies<2> fill_bodies<2>(const SimulationSpec&);
+template LatticeBodies<3> fill_bodies<3>(const SimulationSpec&);
+
+}  // namespace tribo::pd

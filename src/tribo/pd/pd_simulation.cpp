@@ -1,0 +1,417 @@
+#include "tribo/pd/pd_simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <utility>
+
+#include "tribo/core/error.hpp"
+#include "tribo/pd/lps.hpp"
+#include "tribo/pd/material_constants.hpp"
+#include "tribo/pd/neighbor_search.hpp"
+#include "tribo/pd/pmb.hpp"
+#include "tribo/pd/precrack.hpp"
+#include "tribo/pd/spec_check.hpp"
+#include "tribo/pd/surface_correction.hpp"
+#include "tribo/pd/time_step.hpp"
+
+namespace tribo::pd {
+
+namespace {
+// Safety factor on the stable step when the deck gives neither time.dt nor time.cfl.
+constexpr double default_time_step_fraction = 0.8;
+
+template <class T>
+std::span<T> all(std::vector<T>& v) {
+  return std::span<T>(v);
+}
+template <class T>
+std::span<const T> all(const std::vector<T>& v) {
+  return std::span<const T>(v);
+}
+}  // namespace
+
+template <int Dim>
+std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec) {
+  return std::make_unique<PdSimulation<Dim>>(spec);
+}
+
+template <int Dim>
+PdSimulation<Dim>::PdSimulation(const SimulationSpec& spec) : spec_(spec) {
+  check_pd_spec<Dim>(spec_);
+  for (BodySpec& body : spec_.bodies)
+    if (body.material_index < 0) body.material_index = spec_.material_index(body.material);
+
+  LatticeBodies<Dim> lattice = fill_bodies<Dim>(spec_);
+  particles_ = std::move(lattice.points);
+  body_points_ = std::move(lattice.bodies);
+  const std::size_t n = particles_.size();
+  for (std::size_t b = 0; b < spec_.bodies.size(); ++b)
+    if (body_points_[b].size() == 0)
+      throw DeckError(DeckLocation{spec_.source_file, 0, 0, fmt::format("bodies[{}].geometry", b)},
+                      fmt::format("body '{}' holds no lattice point of spacing {} m",
+                                  spec_.bodies[b].name, spec_.pd.spacing));
+
+  for (std::size_t b = 0; b < spec_.bodies.size(); ++b) {
+    const BodySpec& body = spec_.bodies[b];
+    const MaterialSpec& material = spec_.materials[body.material_index];
+    BodyModel model;
+    model.points = body_points_[b];
+    model.model = material.model;
+    model.density = material.density;
+    model.stretch_limit = material.critical_stretch ? 1.0 + *material.critical_stretch
+                                                    : std::numeric_limits<double>::infinity();
+    if (material.model == MaterialModel::Lps) {
+      model.bulk_modulus = lps_bulk_modulus<Dim>(material);
+      model.shear_factor = lps_shear_factor<Dim>(material);
+    }
+    model.rigid.centroid = lattice.centroid[b];
+    model.rigid.velocity = from_vec3<Dim>(body.velocity);
+    model.rigid.angular_velocity = body.angular_velocity;
+    body_models_.push_back(model);
+  }
+
+  force_.assign(n, Vec<Dim>::Zero());
+  applied_force_.assign(n, Vec<Dim>::Zero());
+  inverse_mass_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) inverse_mass_[i] = 1.0 / particles_.mass[i];
+  point_energy_.assign(n, 0.0);
+  stress_wanted_ = std::find(spec_.output.fields.begin(), spec_.output.fields.end(), "stress") !=
+                   spec_.output.fields.end();
+
+  set_up_bonds();
+  choose_time_step();
+  find_velocity_conditions();
+  apply_velocity_conditions();
+  accumulate_forces();  // a(0) for the first half kick
+  update_damage();
+}
+
+template <int Dim>
+void PdSimulation<Dim>::set_up_bonds() {
+  const std::size_t n = particles_.size();
+  std::vector<char> bonded(n, 1);
+  for (const BodyModel& body : body_models_)
+    if (body.model == MaterialModel::Rigid)
+      std::fill(bonded.begin() + body.points.begin, bonded.begin() + body.points.end, 0);
+
+  const double h = spec_.pd.spacing;
+  const double delta = spec_.pd.horizon * h;
+  NeighborSearchInput<Dim> input;
+  input.reference_position = &particles_.reference_position;
+  input.volume = &particles_.reference_volume;
+  input.group = &particles_.body;
+  input.bonded = &bonded;
+  input.horizon = delta;
+  input.spacing = h;
+  bonds_ = build_bond_families<Dim>(input);
+
+  bond_weight_.assign(bonds_.bond_count(), 0.0);
+  family_volume_.assign(n, 0.0);
+  broken_volume_.assign(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::int64_t b = bonds_.begin(i); b < bonds_.end(i); ++b)
+      family_volume_[i] += bonds_.neighbor_volume[b];
+
+  std::vector<double> correction;
+  bool any_lps = false;
+  for (const BodyModel& body : body_models_) {
+    if (body.model == MaterialModel::Pmb) {
+      const MaterialSpec& material = spec_.materials[particles_.material[body.points.begin]];
+      const double c = pmb_micromodulus<Dim>(material, delta, spec_.thickness);
+      if (spec_.pd.surface_correction) {
+        correction.resize(n, 1.0);
+        energy_surface_correction(body.points, bonds_,
+                                  full_horizon_length_integral<Dim>(delta, spec_.thickness),
+                                  all(correction));
+      }
+      pmb_bond_weights(body.points, c, bonds_,
+                       spec_.pd.surface_correction ? all(std::as_const(correction))
+                                                   : std::span<const double>(),
+                       all(bond_weight_));
+    } else if (body.model == MaterialModel::Lps) {
+      any_lps = true;
+      for (int i = body.points.begin; i < body.points.end; ++i)
+        for (std::int64_t b = bonds_.begin(i); b < bonds_.end(i); ++b)
+          bond_weight_[b] = bonds_.neighbor_volume[b];  // omega = 1
+    }
+  }
+  if (any_lps) {
+    lps_weighted_volume_.assign(n, 0.0);
+    lps_dilatation_.assign(n, 0.0);
+    lps_coefficient_.assign(n, 0.0);
+    lps_alpha_.assign(n, 0.0);
+    for (const BodyModel& body : body_models_)
+      if (body.model == MaterialModel::Lps)
+        lps_weighted_volume(body.points, bonds_, all(std::as_const(bond_weight_)),
+                            all(lps_weighted_volume_));
+  }
+
+  std::vector<std::vector<Vec3>> polylines;
+  for (const auto& crack : spec_.pd.precracks) polylines.push_back(crack.points);
+  if (!polylines.empty())
+    break_precrack_bonds<Dim>(polylines, all(std::as_const(particles_.reference_position)),
+                              bonds_, all(bond_weight_), all(broken_volume_));
+}
+
+template <int Dim>
+void PdSimulation<Dim>::choose_time_step() {
+  const double delta = spec_.pd.horizon * spec_.pd.spacing;
+  critical_dt_ = std::numeric_limits<double>::infinity();
+  for (const BodyModel& body : body_models_) {
+    if (body.model == MaterialModel::Pmb) {
+      critical_dt_ = std::min(critical_dt_, pd::critical_time_step(body.points, body.density, bonds_,
+                                                               all(std::as_const(bond_weight_))));
+    } else if (body.model == MaterialModel::Lps) {
+      const MaterialSpec& material = spec_.materials[particles_.material[body.points.begin]];
+      critical_dt_ = std::min(
+          critical_dt_,
+          pd::critical_time_step(body.points, body.density, bonds_,
+                             equivalent_micromodulus<Dim>(material, delta, spec_.thickness)));
+    }
+  }
+  if (spec_.time.dt) {
+    dt_ = *spec_.time.dt;
+  } else {
+    const double fraction = spec_.time.cfl ? *spec_.time.cfl : default_time_step_fraction;
+    if (!std::isfinite(critical_dt_))
+      throw DeckError(DeckLocation{spec_.source_file, 0, 0, "time.dt"},
+                      "required when no PD body has bonds (no stable step to estimate)");
+    dt_ = fraction * critical_dt_;
+  }
+}
+
+template <int Dim>
+void PdSimulation<Dim>::find_velocity_conditions() {
+  // Points belong to a region by their reference position, so a condition holds the same
+  // material points for the whole run.
+  for (const BoundaryConditionSpec& condition : spec_.boundary_conditions)
+    for (const BodyModel& body : body_models_) {
+      if (body.model == MaterialModel::Rigid) continue;
+      for (int i = body.points.begin; i < body.points.end; ++i) {
+        if (!condition.region.contains(to_vec3<Dim>(particles_.reference_position[i]))) continue;
+        for (int d = 0; d < Dim; ++d)
+          if (condition.velocity[d]) {
+            condition_point_.push_back(i);
+            condition_component_.push_back(d);
+            condition_velocity_.push_back(*condition.velocity[d]);
+          }
+      }
+    }
+}
+
+// One velocity-Verlet step (Silling & Askari 2005 integrate with the same central difference):
+// half kick, drift, forces at the new positions, half kick. Prescribed velocities are imposed
+// after each kick, so the drift carries them into the positions.
+template <int Dim>
+void PdSimulation<Dim>::step() {
+  first_half_kick();
+  apply_velocity_conditions();
+  drift();
+  move_rigid_bodies(time_ + dt_);
+  accumulate_forces();
+  second_half_kick();
+  apply_velocity_conditions();
+  update_damage();
+  time_ += dt_;
+  ++step_;
+}
+
+template <int Dim>
+void PdSimulation<Dim>::accumulate_forces() {
+  std::fill(force_.begin(), force_.end(), Vec<Dim>::Zero());
+  add_bond_forces();
+  add_contact_forces();
+  add_external_forces();
+}
+
+template <int Dim>
+void PdSimulation<Dim>::add_bond_forces() {
+  const auto x = all(std::as_const(particles_.position));
+  const auto volume = all(std::as_const(particles_.reference_volume));
+  for (const BodyModel& body : body_models_) {
+    switch (body.model) {
+      case MaterialModel::Pmb:
+        add_pmb_forces<Dim>(body.points, body.stretch_limit, x, volume, bonds_,
+                            all(bond_weight_), all(broken_volume_), all(force_));
+        break;
+      case MaterialModel::Lps:
+        lps_dilatation<Dim>(body.points, body.stretch_limit, x, bonds_,
+                            all(std::as_const(lps_weighted_volume_)), all(bond_weight_),
+                            all(broken_volume_), all(lps_dilatation_));
+        lps_force_coefficients<Dim>(body.points, body.bulk_modulus, body.shear_factor,
+                                    all(std::as_const(lps_weighted_volume_)),
+                                    all(std::as_const(lps_dilatation_)), all(lps_coefficient_),
+                                    all(lps_alpha_));
+        add_lps_forces<Dim>(body.points, x, volume, bonds_, all(std::as_const(bond_weight_)),
+                            all(std::as_const(lps_coefficient_)), all(std::as_const(lps_alpha_)),
+                            all(force_));
+        break;
+      default:
+        break;  // rigid: no bonds
+    }
+  }
+}
+
+// Contact (issue 6) goes here: contact neighbours (points of other bodies, or of the same body no
+// longer bonded, within the contact radius; rebuilt with a skin), the short-range repulsion and
+// the chosen friction model, all added to force_, with the per-material-pair totals kept for
+// contact_force(). Nothing yet.
+template <int Dim>
+void PdSimulation<Dim>::add_contact_forces() {}
+
+template <int Dim>
+void PdSimulation<Dim>::add_external_forces() {
+  const Vec<Dim> g = from_vec3<Dim>(spec_.gravity);
+  for (const BodyModel& body : body_models_) {
+    if (body.model == MaterialModel::Rigid) continue;
+#pragma omp parallel for schedule(static)
+    for (int i = body.points.begin; i < body.points.end; ++i)
+      force_[i] += particles_.mass[i] * g + applied_force_[i];
+  }
+}
+
+// Mass-proportional damping -alpha m v (dynamic relaxation) enters the kicks semi-implicitly:
+// v(n+1/2) = (1 - alpha dt/2) v(n) + dt/2 F/m, v(n+1) = (v(n+1/2) + dt/2 F/m) / (1 + alpha dt/2),
+// the damped leapfrog, which is the undamped velocity Verlet when alpha = 0.
+template <int Dim>
+void PdSimulation<Dim>::first_half_kick() {
+  const double half = 0.5 * dt_;
+  const double keep = 1.0 - spec_.pd.damping * half;
+  for (const BodyModel& body : body_models_) {
+    if (body.model == MaterialModel::Rigid) continue;
+#pragma omp parallel for schedule(static)
+    for (int i = body.points.begin; i < body.points.end; ++i)
+      particles_.velocity[i] = keep * particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i];
+  }
+}
+
+template <int Dim>
+void PdSimulation<Dim>::second_half_kick() {
+  const double half = 0.5 * dt_;
+  const double scale = 1.0 / (1.0 + spec_.pd.damping * half);
+  for (const BodyModel& body : body_models_) {
+    if (body.model == MaterialModel::Rigid) continue;
+#pragma omp parallel for schedule(static)
+    for (int i = body.points.begin; i < body.points.end; ++i)
+      particles_.velocity[i] =
+          scale * (particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i]);
+  }
+}
+
+template <int Dim>
+void PdSimulation<Dim>::drift() {
+  for (const BodyModel& body : body_models_) {
+    if (body.model == MaterialModel::Rigid) continue;
+#pragma omp parallel for schedule(static)
+    for (int i = body.points.begin; i < body.points.end; ++i)
+      particles_.position[i] += dt_ * particles_.velocity[i];
+  }
+}
+
+template <int Dim>
+void PdSimulation<Dim>::move_rigid_bodies(double t) {
+  for (const BodyModel& body : body_models_) {
+    if (body.model != MaterialModel::Rigid) continue;
+    for (int i = body.points.begin; i < body.points.end; ++i) {
+      particles_.position[i] = body.rigid.position(particles_.reference_position[i], t);
+      particles_.velocity[i] = body.rigid.point_velocity(particles_.position[i], t);
+    }
+  }
+}
+
+template <int Dim>
+void PdSimulation<Dim>::apply_velocity_conditions() {
+  for (std::size_t k = 0; k < condition_point_.size(); ++k)
+    particles_.velocity[condition_point_[k]][condition_component_[k]] = condition_velocity_[k];
+}
+
+template <int Dim>
+void PdSimulation<Dim>::update_damage() {
+  const int n = static_cast<int>(particles_.size());
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < n; ++i)
+    particles_.damage[i] = family_volume_[i] > 0.0 ? broken_volume_[i] / family_volume_[i] : 0.0;
+}
+
+template <int Dim>
+void PdSimulation<Dim>::update_stress() const {
+  const auto x = all(std::as_const(particles_.position));
+  const auto X = all(std::as_const(particles_.reference_position));
+  for (const BodyModel& body : body_models_) {
+    if (body.model == MaterialModel::Pmb)
+      pmb_stress<Dim>(body.points, x, X, bonds_, all(bond_weight_), all(particles_.stress));
+    else if (body.model == MaterialModel::Lps)
+      lps_stress<Dim>(body.points, x, X, bonds_, all(bond_weight_), all(lps_coefficient_),
+                      all(lps_alpha_), all(particles_.stress));
+  }
+  stress_step_ = step_;
+}
+
+template <int Dim>
+const Particles<Dim>& PdSimulation<Dim>::particles() const {
+  if (stress_wanted_ && stress_step_ != step_) update_stress();
+  return particles_;
+}
+
+template <int Dim>
+EnergyBreakdown PdSimulation<Dim>::energy() const {
+  EnergyBreakdown e;
+  const Vec<Dim> g = from_vec3<Dim>(spec_.gravity);
+  const auto x = all(std::as_const(particles_.position));
+  const auto volume = all(std::as_const(particles_.reference_volume));
+  std::fill(point_energy_.begin(), point_energy_.end(), 0.0);
+  for (const BodyModel& body : body_models_) {
+    if (body.model == MaterialModel::Rigid) continue;
+    if (body.model == MaterialModel::Pmb)
+      pmb_point_energy<Dim>(body.points, x, volume, bonds_, all(bond_weight_),
+                            all(point_energy_));
+    else
+      lps_point_energy<Dim>(body.points, body.bulk_modulus, x, volume, bonds_,
+                            all(bond_weight_), all(lps_dilatation_), all(lps_alpha_),
+                            all(point_energy_));
+    // Serial sums in point order: the same figures whatever the thread count.
+    for (int i = body.points.begin; i < body.points.end; ++i) {
+      const double m = particles_.mass[i];
+      e.kinetic += 0.5 * m * particles_.velocity[i].squaredNorm();
+      e.potential -= m * g.dot(particles_.position[i] - particles_.reference_position[i]);
+      e.strain += point_energy_[i];
+    }
+  }
+  return e;
+}
+
+template <int Dim>
+Vec3 PdSimulation<Dim>::contact_force(int, int) const {
+  return Vec3::Zero();  // contact is issue 6
+}
+
+template <int Dim>
+void PdSimulation<Dim>::check_health() const {
+  const int n = static_cast<int>(particles_.size());
+  int bad = n;
+#pragma omp parallel for schedule(static) reduction(min : bad)
+  for (int i = 0; i < n; ++i)
+    if (!particles_.position[i].allFinite() || !particles_.velocity[i].allFinite())
+      bad = std::min(bad, i);
+  if (bad < n)
+    throw SimulationError(
+        step_, time_,
+        fmt::format("PD point {} of body '{}' has a non-finite position or velocity (time step "
+                    "{:.3g} s against a stable estimate of {:.3g} s)",
+                    bad, spec_.bodies[particles_.body[bad]].name, dt_, critical_dt_));
+}
+
+template <int Dim>
+std::int64_t PdSimulation<Dim>::intact_bond_count() const {
+  return std::count_if(bond_weight_.begin(), bond_weight_.end(),
+                       [](double w) { return w != 0.0; });
+}
+
+template class PdSimulation<2>;
+template class PdSimulation<3>;
+template std::unique_ptr<Simulation<2>> make_simulation<2>(const SimulationSpec&);
+template std::unique_ptr<Simulation<3>> make_simulation<3>(const SimulationSpec&);
+
+}  // namespace tribo::pd

@@ -1,0 +1,107 @@
+#pragma once
+// The peridynamic solver: lattice bodies, PMB or LPS bonds with breaking, velocity Verlet.
+// The driver reaches it only through make_simulation; tests and benches may also build a
+// PdSimulation directly for its PD-specific access (bonds, loads, the stable step).
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "tribo/core/simulation.hpp"
+#include "tribo/pd/bond_family.hpp"
+#include "tribo/pd/lattice.hpp"
+#include "tribo/pd/rigid_motion.hpp"
+
+namespace tribo::pd {
+
+template <int Dim>
+std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec);
+
+template <int Dim>
+class PdSimulation final : public Simulation<Dim> {
+ public:
+  // Throws DeckError for a spec PD cannot run (spec_check.hpp) or a body with no lattice point.
+  explicit PdSimulation(const SimulationSpec& spec);
+
+  void step() override;
+  double time() const override { return time_; }
+  long step_count() const override { return step_; }
+  double dt() const override { return dt_; }
+  const Particles<Dim>& particles() const override;
+  const SimulationSpec& spec() const override { return spec_; }
+  EnergyBreakdown energy() const override;
+  Vec3 contact_force(int material_a, int material_b) const override;
+  void check_health() const override;
+
+  // PD-specific access.
+  const BondFamilies& bonds() const { return bonds_; }
+  bool bond_intact(std::int64_t bond) const { return bond_weight_[bond] != 0.0; }
+  std::int64_t intact_bond_count() const;
+  // Silling & Askari's stable step, min over the deformable bodies (s; +inf if none).
+  double critical_time_step() const { return critical_dt_; }
+  // Points of each body, deck order.
+  const std::vector<PointRange>& body_points() const { return body_points_; }
+  // External force on each point (N), applied every step until changed; zero at start.
+  std::vector<Vec<Dim>>& applied_force() { return applied_force_; }
+  // Total force on each point at the current state (N): bonds, contact, gravity, loads.
+  const std::vector<Vec<Dim>>& force() const { return force_; }
+
+ private:
+  struct BodyModel {
+    PointRange points;
+    MaterialModel model = MaterialModel::Pmb;
+    double density = 0.0;
+    double stretch_limit = 0.0;   // 1 + critical stretch; +inf = unbreakable
+    double bulk_modulus = 0.0;    // LPS kappa, Pa
+    double shear_factor = 0.0;    // LPS 15 G (3D) or 8 G (2D), Pa
+    RigidMotion<Dim> rigid;       // used when model == Rigid
+  };
+
+  void set_up_bonds();
+  void choose_time_step();
+  void find_velocity_conditions();
+
+  // The force pass, one function so that contact (issue 6) adds to the same accumulation.
+  void accumulate_forces();
+  void add_bond_forces();
+  void add_contact_forces();
+  void add_external_forces();
+
+  void first_half_kick();   // v(n+1/2) = v(n) + dt/2 a(n), with damping
+  void second_half_kick();  // v(n+1) = v(n+1/2) + dt/2 a(n+1), with damping
+  void drift();             // x(n+1) = x(n) + dt v(n+1/2)
+  void move_rigid_bodies(double t);
+  void apply_velocity_conditions();
+  void update_damage();
+  void update_stress() const;
+
+  SimulationSpec spec_;
+  // Stress is a derived field, filled on demand by particles(); hence mutable.
+  mutable Particles<Dim> particles_;
+  mutable long stress_step_ = -1;
+  bool stress_wanted_ = false;
+  std::vector<PointRange> body_points_;
+  std::vector<BodyModel> body_models_;
+
+  BondFamilies bonds_;
+  std::vector<double> bond_weight_;     // PMB c lambda beta V_j / |xi|; LPS beta V_j; 0 = broken
+  std::vector<double> family_volume_;   // sum of beta V_j over the reference family
+  std::vector<double> broken_volume_;   // sum of beta V_j over the broken bonds
+  std::vector<double> lps_weighted_volume_, lps_dilatation_, lps_coefficient_, lps_alpha_;
+  mutable std::vector<double> point_energy_;  // scratch for energy(), sized once
+
+  std::vector<Vec<Dim>> force_;
+  std::vector<Vec<Dim>> applied_force_;
+  std::vector<double> inverse_mass_;
+  // Velocity boundary conditions as flat (point, component, value) lists.
+  std::vector<int> condition_point_;
+  std::vector<int> condition_component_;
+  std::vector<double> condition_velocity_;
+
+  double critical_dt_ = 0.0;
+  double dt_ = 0.0;
+  double time_ = 0.0;
+  long step_ = 0;
+};
+
+}  // namespace tribo::pd

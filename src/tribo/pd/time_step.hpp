@@ -1,0 +1,22 @@
+#pragma once
+// Stable time step of explicit PD (Silling & Askari 2005, Comput. Struct. 83:1526, stability of
+// the central-difference scheme by a von Neumann analysis):
+//   dt_i = sqrt(2 rho_i / sum_j C_ij beta V_j),   C_ij = c lambda_ij / |xi_ij|
+// the micromodulus of the linearised bond force; the run takes min_i dt_i times a safety factor.
+#include <span>
+
+#include "tribo/pd/bond_family.hpp"
+#include "tribo/pd/lattice.hpp"
+
+namespace tribo::pd {
+
+// min over the points of `range` of sqrt(2 rho / sum_j C_ij beta V_j), where the bond weights
+// are already C_ij beta V_j (the PMB weights); +infinity when no point has a bond.
+double critical_time_step(PointRange range, double density, const BondFamilies& bonds,
+                          std::span<const double> bond_stiffness);
+
+// The same with C_ij = c / |xi| for one micromodulus c (LPS through its equivalent PMB c).
+double critical_time_step(PointRange range, double density, const BondFamilies& bonds,
+                          double micromodulus);
+
+}  // namespace tribo::pd
