@@ -1,0 +1,78 @@
+// Contact law keys shared by MPM material pairs and cracks (PHYSICS.md, NairnMPM contact laws).
+#include <cmath>
+#include <numbers>
+
+#include <fmt/format.h>
+
+#include "tribo/io/deck_sections.hpp"
+
+namespace tribo::io::deck {
+
+namespace {
+
+// A key that the chosen law ignores is a contradiction, not a no-op: `friction: 0.3` with
+// `law: frictionless` means the user expects friction that will not be there.
+void reject_unused(const DeckMap& map, std::string_view key, ContactLaw law, bool law_given,
+                   std::string_view owner, std::string_view needed_law) {
+  auto node = map.get(key);
+  if (!node) return;
+  const std::string law_name(name_of(law, kContactLawNames));
+  const std::string which =
+      law_given ? fmt::format("law '{}'", law_name)
+                : fmt::format("law '{}' (the default for {})", law_name, owner);
+  node->fail(fmt::format("'{}' is not used by {}; set law: {}", key, which, needed_law));
+}
+
+// sin and cos of an angle in degrees, exact where the answer is 0 or +-1 so that
+// normal_angles {polar: 90, azimuth: 90} gives exactly (0, 1, 0).
+void sin_cos_degrees(double degrees, double& s, double& c) {
+  const double reduced = std::fmod(degrees, 360.0);
+  const double quarter = reduced / 90.0;
+  if (quarter == std::round(quarter)) {
+    const int k = (static_cast<int>(std::round(quarter)) % 4 + 4) % 4;
+    constexpr double kSin[4] = {0.0, 1.0, 0.0, -1.0};
+    constexpr double kCos[4] = {1.0, 0.0, -1.0, 0.0};
+    s = kSin[k];
+    c = kCos[k];
+    return;
+  }
+  const double radians = reduced * std::numbers::pi / 180.0;
+  s = std::sin(radians);
+  c = std::cos(radians);
+}
+
+}  // namespace
+
+ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
+                                std::string_view owner) {
+  ContactLawSpec spec;
+  spec.law = choice(map, "law", kContactLawNames, "contact law", default_law);
+  const bool law_given = map.has("law");
+  if (spec.law != ContactLaw::Coulomb)
+    for (std::string_view key : {"friction", "static_friction", "adhesion"})
+      reject_unused(map, key, spec.law, law_given, owner, "coulomb");
+  if (spec.law != ContactLaw::ImperfectInterface)
+    for (std::string_view key : {"normal_stiffness", "tangential_stiffness"})
+      reject_unused(map, key, spec.law, law_given, owner, "imperfect-interface");
+
+  spec.friction = non_negative(map, "friction", 0.0);
+  spec.static_friction = map.optional_number("static_friction");
+  if (spec.static_friction && !(*spec.static_friction >= spec.friction))
+    map.get("static_friction")
+        ->fail(fmt::format("static_friction ({}) must be >= friction ({}): static friction is "
+                           "never below kinetic friction",
+                           *spec.static_friction, spec.friction));
+  spec.adhesion = non_negative(map, "adhesion", 0.0);
+  spec.normal_stiffness = non_negative(map, "normal_stiffness", 0.0);
+  spec.tangential_stiffness = non_negative(map, "tangential_stiffness", 0.0);
+  return spec;
+}
+
+Vec3 normal_from_angles(double polar_degrees, double azimuth_degrees) {
+  double sin_polar = 0.0, cos_polar = 1.0, sin_azimuth = 0.0, cos_azimuth = 1.0;
+  sin_cos_degrees(polar_degrees, sin_polar, cos_polar);
+  sin_cos_degrees(azimuth_degrees, sin_azimuth, cos_azimuth);
+  return Vec3(sin_polar * cos_azimuth, sin_polar * sin_azimuth, cos_polar);
+}
+
+}  // namespace tribo::io::deck

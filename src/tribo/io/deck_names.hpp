@@ -1,0 +1,106 @@
+#pragma once
+// The deck's spelling of every enumerated option (docs/deck.md), shared by the reader and the
+// writer so that a name read is the name written back.
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tribo/core/simulation_spec.hpp"
+
+namespace tribo::io {
+
+template <class E>
+struct DeckName {
+  E value;
+  std::string_view name;
+};
+
+inline constexpr std::array<DeckName<Method>, 2> kMethodNames{{
+    {Method::Mpm, "mpm"},
+    {Method::Pd, "pd"},
+}};
+
+inline constexpr std::array<DeckName<MaterialModel>, 5> kMaterialModelNames{{
+    {MaterialModel::LinearElastic, "linear-elastic"},
+    {MaterialModel::NeoHookean, "neo-hookean"},
+    {MaterialModel::Rigid, "rigid"},
+    {MaterialModel::Pmb, "pmb"},
+    {MaterialModel::Lps, "lps"},
+}};
+
+inline constexpr std::array<DeckName<ContactLaw>, 4> kContactLawNames{{
+    {ContactLaw::Frictionless, "frictionless"},
+    {ContactLaw::Stick, "stick"},
+    {ContactLaw::Coulomb, "coulomb"},
+    {ContactLaw::ImperfectInterface, "imperfect-interface"},
+}};
+
+inline constexpr std::array<DeckName<ContactNormalMethod>, 6> kContactNormalNames{{
+    {ContactNormalMethod::MaxVolumeGradient, "max-volume-gradient"},
+    {ContactNormalMethod::MaxGradient, "max-gradient"},
+    {ContactNormalMethod::AverageVolumeGradient, "average-volume-gradient"},
+    {ContactNormalMethod::MassGradient, "mass-gradient"},
+    {ContactNormalMethod::Specified, "specified"},
+    {ContactNormalMethod::LogisticRegression, "logistic-regression"},
+}};
+
+inline constexpr std::array<DeckName<ContactPositionMethod>, 2> kContactPositionNames{{
+    {ContactPositionMethod::Displacement, "displacement"},
+    {ContactPositionMethod::Position, "position"},
+}};
+
+inline constexpr std::array<DeckName<ShapeFunctionKind>, 3> kShapeFunctionNames{{
+    {ShapeFunctionKind::Linear, "linear"},
+    {ShapeFunctionKind::Gimp, "gimp"},
+    {ShapeFunctionKind::BSpline2, "bspline2"},
+}};
+
+inline constexpr std::array<DeckName<UpdateScheme>, 3> kUpdateSchemeNames{{
+    {UpdateScheme::Usl, "usl"},
+    {UpdateScheme::Usf, "usf"},
+    {UpdateScheme::Musl, "musl"},
+}};
+
+inline constexpr std::array<DeckName<FrictionModel>, 4> kFrictionModelNames{{
+    {FrictionModel::Bfcm, "bfcm"},
+    {FrictionModel::Nfcm, "nfcm"},
+    {FrictionModel::Objective, "objective"},
+    {FrictionModel::None, "none"},
+}};
+
+inline constexpr std::array<DeckName<HistoryQuantity>, 6> kHistoryQuantityNames{{
+    {HistoryQuantity::Centroid, "centroid"},
+    {HistoryQuantity::Velocity, "velocity"},
+    {HistoryQuantity::ContactForce, "contact-force"},
+    {HistoryQuantity::Energy, "energy"},
+    {HistoryQuantity::Momentum, "momentum"},
+    {HistoryQuantity::AngularMomentum, "angular-momentum"},
+}};
+
+// Particle fields that output.fields may name (the VTK writer's point data).
+inline constexpr std::array<std::string_view, 9> kOutputFieldNames{
+    "velocity", "displacement", "stress", "strain", "material", "body", "damage", "mass", "volume"};
+
+template <class E, std::size_t N>
+constexpr std::string_view name_of(E value, const std::array<DeckName<E>, N>& table) {
+  for (const auto& entry : table)
+    if (entry.value == value) return entry.name;
+  return "?";
+}
+
+template <class E, std::size_t N>
+std::vector<std::string_view> names_in(const std::array<DeckName<E>, N>& table) {
+  std::vector<std::string_view> out;
+  for (const auto& entry : table) out.push_back(entry.name);
+  return out;
+}
+
+// "a, b or c", for messages that list the accepted choices.
+std::string join_choices(const std::vector<std::string_view>& names);
+
+// The candidate closest to `word` by edit distance, or "" when none is close enough to be a
+// likely typo (at most 1 edit for short words, 2 for longer ones, 3 for long ones).
+std::string closest_name(std::string_view word, const std::vector<std::string_view>& candidates);
+
+}  // namespace tribo::io
