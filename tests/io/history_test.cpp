@@ -79,8 +79,9 @@ tribo::SimulationSpec two_material_spec() {
   ground.name = "ground";
   ground.model = tribo::MaterialModel::Rigid;
   spec.materials = {steel, ground};
-  for (auto [name, material, index] : {std::tuple{"block", "steel", 0}, std::tuple{"floor", "ground", 1},
-                                       std::tuple{"disk", "steel", 0}}) {
+  for (auto [name, material, index] :
+       {std::tuple{"block", "steel", 0}, std::tuple{"floor", "ground", 1},
+        std::tuple{"disk", "steel", 0}}) {
     tribo::BodySpec b;
     b.name = name;
     b.material = material;
@@ -101,9 +102,12 @@ tribo::HistorySpec entry(tribo::HistoryQuantity q, std::string body = "",
 
 std::vector<tribo::HistorySpec> every_quantity() {
   using Q = tribo::HistoryQuantity;
-  return {entry(Q::Centroid, "block"), entry(Q::Velocity, "block"),
-          entry(Q::ContactForce, "", {"disk", "ground"}), entry(Q::Energy),
-          entry(Q::Momentum), entry(Q::AngularMomentum)};
+  return {entry(Q::Centroid, "block"),
+          entry(Q::Velocity, "block"),
+          entry(Q::ContactForce, "", {"disk", "ground"}),
+          entry(Q::Energy),
+          entry(Q::Momentum),
+          entry(Q::AngularMomentum)};
 }
 
 // Four particles: two of block, one of disk, one of the rigid floor (heavy and fast, so that
@@ -124,6 +128,7 @@ FakeSimulation<2> four_particles() {
 TEST(HistoryRecorder, ColumnNamesFollowTheOutputContract) {
   const auto sim = four_particles();
   HistoryRecorder<2> recorder(every_quantity(), sim.spec());
+  // clang-format off: one line per history entry
   const std::vector<std::string> expected = {
       "time",
       "centroid.block.x", "centroid.block.y",
@@ -132,6 +137,7 @@ TEST(HistoryRecorder, ColumnNamesFollowTheOutputContract) {
       "energy.kinetic", "energy.strain", "energy.potential", "energy.frictional", "energy.total",
       "momentum.x", "momentum.y",
       "angular-momentum.z"};
+  // clang-format on
   EXPECT_EQ(recorder.columns(), expected);
 }
 
@@ -139,6 +145,7 @@ TEST(HistoryRecorder, ThreeDimensionalColumnsHaveZComponents) {
   FakeSimulation<3> sim;
   sim.s = two_material_spec();
   HistoryRecorder<3> recorder(every_quantity(), sim.spec());
+  // clang-format off: one line per history entry
   const std::vector<std::string> expected = {
       "time",
       "centroid.block.x", "centroid.block.y", "centroid.block.z",
@@ -147,6 +154,7 @@ TEST(HistoryRecorder, ThreeDimensionalColumnsHaveZComponents) {
       "energy.kinetic", "energy.strain", "energy.potential", "energy.frictional", "energy.total",
       "momentum.x", "momentum.y", "momentum.z",
       "angular-momentum.x", "angular-momentum.y", "angular-momentum.z"};
+  // clang-format on
   EXPECT_EQ(recorder.columns(), expected);
 }
 
@@ -158,7 +166,7 @@ TEST(HistoryRecorder, SampleMatchesHandComputedSums) {
   // Every reference is a short sum of exact binary fractions, so the comparison is exact up to
   // one rounding of a division (1e-15).
   const double tol = 1e-15;
-  EXPECT_EQ(row[0], 0.125);                  // time
+  EXPECT_EQ(row[0], 0.125);                         // time
   EXPECT_NEAR(row[1], (1 * 0 + 3 * 2) / 4.0, tol);  // centroid of block: sum m x / sum m = 1.5
   EXPECT_NEAR(row[2], 0.0, tol);
   EXPECT_NEAR(row[3], (1 * 1 + 3 * 0) / 4.0, tol);  // mean velocity of block: 0.25
@@ -166,11 +174,11 @@ TEST(HistoryRecorder, SampleMatchesHandComputedSums) {
   // disk stands for its material steel (0), ground is material 1: code 10 * 0 + 1.
   EXPECT_EQ(row[5], 1.0);
   EXPECT_EQ(row[6], -1.0);
-  EXPECT_EQ(row[7], 1.0);    // kinetic
-  EXPECT_EQ(row[8], 2.0);    // strain
-  EXPECT_EQ(row[9], -3.5);   // potential
-  EXPECT_EQ(row[10], 4.0);   // frictional
-  EXPECT_EQ(row[11], 3.5);   // total = 1 + 2 - 3.5 + 4
+  EXPECT_EQ(row[7], 1.0);   // kinetic
+  EXPECT_EQ(row[8], 2.0);   // strain
+  EXPECT_EQ(row[9], -3.5);  // potential
+  EXPECT_EQ(row[10], 4.0);  // frictional
+  EXPECT_EQ(row[11], 3.5);  // total = 1 + 2 - 3.5 + 4
   // Momentum of the deformable particles: (1,0)*1 + (0,1)*3 + (2,-1)*2 = (5, 1); the rigid
   // floor's m v = (70, 70) is left out.
   EXPECT_EQ(row[12], 5.0);
@@ -187,9 +195,10 @@ TEST(HistoryRecorder, ThreeDimensionalAngularMomentumIsTheCrossProductSum) {
   // L = sum x cross m v: (1,0,0) x 2 (0,1,0) = (0,0,2); (0,0,1) x (0,1,0) = (-1,0,0).
   sim.p.push_back(Vec3(1, 0, 0), Vec3(0, 1, 0), 2.0, 1.0, 0, 0);
   sim.p.push_back(Vec3(0, 0, 1), Vec3(0, 1, 0), 1.0, 1.0, 2, 0);
-  HistoryRecorder<3> recorder({entry(tribo::HistoryQuantity::AngularMomentum),
-                               entry(tribo::HistoryQuantity::ContactForce, "", {"ground", "block"})},
-                              sim.spec());
+  HistoryRecorder<3> recorder(
+      {entry(tribo::HistoryQuantity::AngularMomentum),
+       entry(tribo::HistoryQuantity::ContactForce, "", {"ground", "block"})},
+      sim.spec());
   std::vector<double> row;
   recorder.sample(sim, row);
   EXPECT_EQ(row, (std::vector<double>{0.125, -1.0, 0.0, 2.0, 10.0, -10.0, 100.0}));
@@ -207,17 +216,17 @@ TEST(HistoryRecorder, ABodyWithoutParticlesHasNoCentroid) {
 TEST(HistoryRecorder, UnknownNamesAreDeckErrorsWithTheirKey) {
   const auto spec = two_material_spec();
   try {
-    HistoryRecorder<2>({entry(tribo::HistoryQuantity::Energy),
-                        entry(tribo::HistoryQuantity::Centroid, "wheel")},
-                       spec);
+    HistoryRecorder<2>(
+        {entry(tribo::HistoryQuantity::Energy), entry(tribo::HistoryQuantity::Centroid, "wheel")},
+        spec);
     FAIL() << "expected DeckError";
   } catch (const tribo::DeckError& e) {
     EXPECT_EQ(e.where().key, "output.history[1].body");
     EXPECT_NE(std::string(e.what()).find("wheel"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(HistoryRecorder<2>({entry(tribo::HistoryQuantity::ContactForce, "", {"steel", "ice"})},
-                                  spec),
-               tribo::DeckError);
+  EXPECT_THROW(
+      HistoryRecorder<2>({entry(tribo::HistoryQuantity::ContactForce, "", {"steel", "ice"})}, spec),
+      tribo::DeckError);
 }
 
 TEST(HistoryCsv, RowsReadBackBitForBit) {
@@ -227,9 +236,7 @@ TEST(HistoryCsv, RowsReadBackBitForBit) {
   HistoryCsv csv(folder / "history.csv", columns);
   const double inf = std::numeric_limits<double>::infinity();
   const std::vector<std::vector<double>> rows = {
-      {0.0, 0.1 + 0.2, 1.0 / 3.0},
-      {1e-300, -2.5e17, 123456789.123456789},
-      {0.5, inf, -inf}};
+      {0.0, 0.1 + 0.2, 1.0 / 3.0}, {1e-300, -2.5e17, 123456789.123456789}, {0.5, inf, -inf}};
   for (const auto& row : rows) csv.append(row);
   std::vector<std::string> read_columns;
   const auto read = read_history_csv(folder / "history.csv", &read_columns);

@@ -69,8 +69,8 @@ TEST(SummaryJson, NonFiniteNumbersBecomeNull) {
 
 // A real JSON parser (python's json module) accepts the file and sees the values.
 TEST(SummaryJson, WrittenFileParsesWithPythonJson) {
-  const fs::path file = fs::temp_directory_path() /
-                        ("tribo_summary_" + std::to_string(::getpid()) + ".json");
+  const fs::path file =
+      fs::temp_directory_path() / ("tribo_summary_" + std::to_string(::getpid()) + ".json");
   JsonObject conservation;
   conservation.set("energy_relative", 1.5e-6);
   JsonObject o;

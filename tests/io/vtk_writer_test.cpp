@@ -89,7 +89,8 @@ ParsedVtu parse_vtu(const fs::path& file) {
   const std::size_t base = underscore + 1;
 
   std::smatch m;
-  if (std::regex_search(vtu.xml, m, std::regex("NumberOfPoints=\"(\\d+)\" NumberOfCells=\"(\\d+)\""))) {
+  if (std::regex_search(vtu.xml, m,
+                        std::regex("NumberOfPoints=\"(\\d+)\" NumberOfCells=\"(\\d+)\""))) {
     vtu.points = std::stol(m[1]);
     vtu.cells = std::stol(m[2]);
   }
@@ -166,8 +167,8 @@ TEST(VtkWriter, ParticleValuesReadBackExactly) {
   const ParsedVtu vtu = parse_vtu(folder / "f.vtu");
 
   const std::vector<std::string> expected_order = {
-      "body",     "mass",   "velocity", "displacement", "stress",       "von_mises",
-      "material", "damage", "Points",   "connectivity", "offsets",      "types"};
+      "body",     "mass",   "velocity", "displacement", "stress",  "von_mises",
+      "material", "damage", "Points",   "connectivity", "offsets", "types"};
   EXPECT_EQ(vtu.order, expected_order);
 
   EXPECT_EQ(vtu.arrays.at("body").type, "Int32");
@@ -176,8 +177,7 @@ TEST(VtkWriter, ParticleValuesReadBackExactly) {
   EXPECT_EQ(vtu.values<std::int32_t>("material"), (std::vector<std::int32_t>{0, 1, 0}));
   EXPECT_EQ(vtu.values<double>("damage"), (std::vector<double>{0.0, 0.0, 0.25}));
   // 2D vectors are stored with z = 0.
-  EXPECT_EQ(vtu.values<double>("velocity"),
-            (std::vector<double>{1, -1, 0, 2, -2, 0, 3, -3, 0}));
+  EXPECT_EQ(vtu.values<double>("velocity"), (std::vector<double>{1, -1, 0, 2, -2, 0, 3, -3, 0}));
   EXPECT_EQ(vtu.values<double>("Points"),
             (std::vector<double>{0.1 + 0.01, 0.2 - 0.02, 0, 0.3, 0.4, 0, 0.5, 0.6, 0}));
   const std::vector<double> u = vtu.values<double>("displacement");
@@ -210,8 +210,8 @@ TEST(VtkWriter, UnknownFieldsAreSkippedAndBodyAndMassAlwaysWritten) {
   const fs::path& folder = scratch.path;
   write_particle_frame<2>(folder / "f.vtu", three_particles(), {"no-such-field", "damage"});
   const ParsedVtu vtu = parse_vtu(folder / "f.vtu");
-  EXPECT_EQ(vtu.order, (std::vector<std::string>{"body", "mass", "damage", "Points",
-                                                 "connectivity", "offsets", "types"}));
+  EXPECT_EQ(vtu.order, (std::vector<std::string>{"body", "mass", "damage", "Points", "connectivity",
+                                                 "offsets", "types"}));
 }
 
 TEST(VtkWriter, MaterialNamesGoToAStringFieldArray) {
@@ -320,10 +320,10 @@ TEST(VtkWriter, FramesAndPvdReadBackWithVtkItself) {
   "field_strings": {"material_names": ["block", "floor"]},
   "pvd_times": [0, 0.01, 0.02]
 })";
-  const std::string command = std::string("/usr/bin/python3 ") + TRIBO_SOURCE_DIR +
-                              "/tests/io/read_vtu.py " + (folder / "frames/frame_000002.vtu").string() +
-                              " " + (folder / "run.pvd").string() + " 3 " +
-                              (folder / "expected.json").string();
+  const std::string command =
+      std::string("/usr/bin/python3 ") + TRIBO_SOURCE_DIR + "/tests/io/read_vtu.py " +
+      (folder / "frames/frame_000002.vtu").string() + " " + (folder / "run.pvd").string() + " 3 " +
+      (folder / "expected.json").string();
   EXPECT_EQ(std::system(command.c_str()), 0) << command;
 }
 

@@ -1,6 +1,7 @@
 #include "tribo/io/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -9,8 +10,6 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace tribo::io {
 

@@ -1,6 +1,7 @@
 #pragma once
 // Output files are complete or absent: a run killed mid-write (or a full disk) must never leave a
-// truncated .vtu, .pvd, history.csv or summary.json behind for ParaView or a plot script to choke on.
+// truncated .vtu, .pvd, history.csv or summary.json behind for ParaView or a plot script to choke
+// on.
 #include <filesystem>
 #include <string>
 #include <string_view>

@@ -1,14 +1,14 @@
 #include "tribo/io/history.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <charconv>
 #include <cmath>
 #include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string_view>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "tribo/core/error.hpp"
 #include "tribo/io/atomic_file.hpp"
@@ -36,8 +36,7 @@ int contact_material(const SimulationSpec& spec, const std::string& name, std::s
     if (body.material_index >= 0) return body.material_index;
     if (int m = spec.material_index(body.material); m >= 0) return m;
   }
-  throw history_error(spec, i, "materials",
-                      fmt::format("no material or body named '{}'", name));
+  throw history_error(spec, i, "materials", fmt::format("no material or body named '{}'", name));
 }
 
 }  // namespace
@@ -66,8 +65,8 @@ HistoryRecorder<Dim>::HistoryRecorder(const std::vector<HistorySpec>& history,
         e.kind = Kind::ContactForce;
         e.material_a = contact_material(spec, h.materials[0], i);
         e.material_b = contact_material(spec, h.materials[1], i);
-        add_components(columns_,
-                       fmt::format("contact-force.{}.{}", h.materials[0], h.materials[1]), Dim);
+        add_components(columns_, fmt::format("contact-force.{}.{}", h.materials[0], h.materials[1]),
+                       Dim);
         break;
       case HistoryQuantity::Energy:
         e.kind = Kind::Energy;
@@ -242,9 +241,9 @@ HistoryCsv HistoryCsv::reload(std::filesystem::path file, std::vector<std::strin
   std::vector<std::string> found;
   const auto rows = read_history_csv(csv.file_, &found);
   if (found != csv.columns_)
-    throw std::runtime_error(fmt::format(
-        "cannot continue '{}': its columns ({}) differ from the deck's history ({})",
-        csv.file_.string(), fmt::join(found, ","), fmt::join(csv.columns_, ",")));
+    throw std::runtime_error(
+        fmt::format("cannot continue '{}': its columns ({}) differ from the deck's history ({})",
+                    csv.file_.string(), fmt::join(found, ","), fmt::join(csv.columns_, ",")));
   for (const auto& row : rows)
     if (!row.empty() && row[0] <= up_to_time) {
       csv.rows_.push_back(row);
@@ -300,8 +299,8 @@ std::vector<std::vector<double>> read_history_csv(const std::filesystem::path& f
       double value = 0.0;
       const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
       if (ec != std::errc() || ptr != field.data() + field.size() || field.empty())
-        throw std::runtime_error(fmt::format("{}:{}: '{}' is not a number", file.string(),
-                                             line_number, field));
+        throw std::runtime_error(
+            fmt::format("{}:{}: '{}' is not a number", file.string(), line_number, field));
       row.push_back(value);
       begin = comma + 1;
     }

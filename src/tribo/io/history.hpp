@@ -41,7 +41,7 @@ class HistoryRecorder {
   enum class Kind { Centroid, Velocity, ContactForce, Energy, Momentum, AngularMomentum };
   struct Entry {
     Kind kind;
-    int body = -1;                  // centroid, velocity
+    int body = -1;                         // centroid, velocity
     int material_a = -1, material_b = -1;  // contact-force
   };
 

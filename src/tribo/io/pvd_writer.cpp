@@ -1,13 +1,13 @@
 #include "tribo/io/pvd_writer.hpp"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <charconv>
 #include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
-
-#include <fmt/format.h>
 
 #include "tribo/io/atomic_file.hpp"
 
@@ -20,12 +20,23 @@ std::string xml_escape(std::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -119,7 +130,8 @@ void PvdWriter::write() const {
 std::vector<PvdEntry> read_pvd(const std::filesystem::path& pvd_file) {
   const std::string text = read_file(pvd_file);
   auto malformed = [&](const std::string& why) {
-    return std::runtime_error(fmt::format("'{}' is not a readable .pvd: {}", pvd_file.string(), why));
+    return std::runtime_error(
+        fmt::format("'{}' is not a readable .pvd: {}", pvd_file.string(), why));
   };
   if (text.find("type=\"Collection\"") == std::string::npos) throw malformed("no Collection");
   std::vector<PvdEntry> entries;

@@ -1,9 +1,9 @@
 #include "tribo/io/summary_json.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <iterator>
-
-#include <fmt/format.h>
 
 #include "tribo/io/atomic_file.hpp"
 
@@ -72,13 +72,27 @@ std::string json_quote(std::string_view text) {
   out += '"';
   for (char ch : text) {
     switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(ch) < 0x20)
           fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(ch));
@@ -128,7 +142,8 @@ void JsonObject::dump_to(std::string& out, int indent, int level) const {
             out += "null";
           } else if constexpr (std::is_same_v<T, bool>) {
             out += v ? "true" : "false";
-          } else if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>) {
+          } else if constexpr (std::is_same_v<T, std::int64_t> ||
+                               std::is_same_v<T, std::uint64_t>) {
             fmt::format_to(std::back_inserter(out), "{}", v);
           } else if constexpr (std::is_same_v<T, double>) {
             number_to(out, v);

@@ -39,9 +39,9 @@ class JsonObject {
  private:
   // A nested object is held in a one-element vector: std::vector of an incomplete type is a
   // complete type (C++17), which std::variant needs while JsonObject is still being defined.
-  using Value = std::variant<std::nullptr_t, bool, std::int64_t, std::uint64_t, double,
-                             std::string, std::vector<double>, std::vector<std::string>,
-                             std::vector<JsonObject>>;
+  using Value =
+      std::variant<std::nullptr_t, bool, std::int64_t, std::uint64_t, double, std::string,
+                   std::vector<double>, std::vector<std::string>, std::vector<JsonObject>>;
   JsonObject& put(std::string_view key, Value value);
   void dump_to(std::string& out, int indent, int level) const;
 

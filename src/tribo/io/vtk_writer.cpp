@@ -1,5 +1,7 @@
 #include "tribo/io/vtk_writer.hpp"
 
+#include <fmt/format.h>
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -7,8 +9,6 @@
 #include <functional>
 #include <stdexcept>
 #include <string_view>
-
-#include <fmt/format.h>
 
 #include "tribo/io/atomic_file.hpp"
 
@@ -36,7 +36,7 @@ inline void put(char*& p, T value) {
 // exactly `bytes` bytes. The fill functions run once per array (never per particle), so the
 // std::function indirection costs nothing measurable.
 struct AppendedArray {
-  std::string element;  // "DataArray" or (field data) "Array"
+  std::string element;     // "DataArray" or (field data) "Array"
   std::string attributes;  // type, Name, NumberOfComponents / NumberOfTuples
   std::size_t bytes = 0;
   std::function<void(char*)> fill;
@@ -111,10 +111,9 @@ AppendedArray data_array(std::string_view name, std::string_view type, int compo
                          std::size_t bytes, std::function<void(char*)> fill) {
   AppendedArray a;
   a.element = "DataArray";
-  a.attributes = components == 1
-                     ? fmt::format("type=\"{}\" Name=\"{}\"", type, name)
-                     : fmt::format("type=\"{}\" Name=\"{}\" NumberOfComponents=\"{}\"", type,
-                                   name, components);
+  a.attributes = components == 1 ? fmt::format("type=\"{}\" Name=\"{}\"", type, name)
+                                 : fmt::format("type=\"{}\" Name=\"{}\" NumberOfComponents=\"{}\"",
+                                               type, name, components);
   a.bytes = bytes;
   a.fill = std::move(fill);
   return a;
@@ -124,8 +123,8 @@ AppendedArray data_array(std::string_view name, std::string_view type, int compo
 AppendedArray string_field_array(std::string_view name, const std::vector<std::string>& values) {
   AppendedArray a;
   a.element = "Array";
-  a.attributes = fmt::format("type=\"String\" Name=\"{}\" NumberOfTuples=\"{}\"", name,
-                             values.size());
+  a.attributes =
+      fmt::format("type=\"String\" Name=\"{}\" NumberOfTuples=\"{}\"", name, values.size());
   for (const auto& v : values) a.bytes += v.size() + 1;
   a.fill = [&values](char* p) {
     for (const auto& v : values) {
@@ -139,15 +138,14 @@ AppendedArray string_field_array(std::string_view name, const std::vector<std::s
 
 template <int Dim>
 AppendedArray vector_array(std::string_view name, const std::vector<Vec<Dim>>& values) {
-  return data_array(name, "Float64", 3, values.size() * 3 * sizeof(double),
-                    [&values](char* p) {
-                      for (const auto& v : values) {
-                        const Vec3 v3 = to_vec3<Dim>(v);
-                        put(p, v3.x());
-                        put(p, v3.y());
-                        put(p, v3.z());
-                      }
-                    });
+  return data_array(name, "Float64", 3, values.size() * 3 * sizeof(double), [&values](char* p) {
+    for (const auto& v : values) {
+      const Vec3 v3 = to_vec3<Dim>(v);
+      put(p, v3.x());
+      put(p, v3.y());
+      put(p, v3.z());
+    }
+  });
 }
 
 AppendedArray scalar_array(std::string_view name, const std::vector<double>& values) {
@@ -177,9 +175,8 @@ void add_vertex_cells(VtuBuilder& b, std::size_t n) {
   b.cells.push_back(data_array("offsets", "Int64", 1, n * sizeof(std::int64_t), [n](char* p) {
     for (std::size_t i = 0; i < n; ++i) put<std::int64_t>(p, static_cast<std::int64_t>(i + 1));
   }));
-  b.cells.push_back(data_array("types", "UInt8", 1, n, [n](char* p) {
-    std::memset(p, kVtkVertex, n);
-  }));
+  b.cells.push_back(
+      data_array("types", "UInt8", 1, n, [n](char* p) { std::memset(p, kVtkVertex, n); }));
 }
 
 // Each array is written into space sized from particles.size(): a shorter array would overrun the
@@ -187,9 +184,12 @@ void add_vertex_cells(VtuBuilder& b, std::size_t n) {
 template <int Dim>
 void check_sizes(const Particles<Dim>& particles, const std::filesystem::path& file) {
   const std::size_t n = particles.size();
-  const std::size_t sizes[] = {particles.reference_position.size(), particles.velocity.size(),
-                               particles.mass.size(),  particles.body.size(),
-                               particles.material.size(), particles.stress.size(),
+  const std::size_t sizes[] = {particles.reference_position.size(),
+                               particles.velocity.size(),
+                               particles.mass.size(),
+                               particles.body.size(),
+                               particles.material.size(),
+                               particles.stress.size(),
                                particles.damage.size()};
   for (std::size_t size : sizes)
     if (size != n)
@@ -207,7 +207,8 @@ void write_particle_frame(const std::filesystem::path& file, const Particles<Dim
   check_sizes(particles, file);
   const std::size_t n = particles.size();
   VtuBuilder b(n, n);
-  if (!material_names.empty()) b.field_data.push_back(string_field_array("material_names", material_names));
+  if (!material_names.empty())
+    b.field_data.push_back(string_field_array("material_names", material_names));
 
   b.point_data.push_back(int_array("body", particles.body));
   b.point_data.push_back(scalar_array("mass", particles.mass));
@@ -215,8 +216,8 @@ void write_particle_frame(const std::filesystem::path& file, const Particles<Dim
     if (field == "velocity") {
       b.point_data.push_back(vector_array<Dim>("velocity", particles.velocity));
     } else if (field == "displacement") {
-      b.point_data.push_back(
-          data_array("displacement", "Float64", 3, n * 3 * sizeof(double), [&particles, n](char* p) {
+      b.point_data.push_back(data_array(
+          "displacement", "Float64", 3, n * 3 * sizeof(double), [&particles, n](char* p) {
             for (std::size_t i = 0; i < n; ++i) {
               const Vec3 u = to_vec3<Dim>(particles.position[i] - particles.reference_position[i]);
               put(p, u.x());
@@ -258,26 +259,28 @@ void write_surface_mesh(const std::filesystem::path& file, const SurfaceMesh& me
   for (std::size_t c = 0; c < mesh.cells.size(); ++c) {
     const auto& cell = mesh.cells[c];
     if (cell.empty())
-      throw std::invalid_argument(fmt::format("surface mesh '{}': cell {} has no points", mesh.name, c));
+      throw std::invalid_argument(
+          fmt::format("surface mesh '{}': cell {} has no points", mesh.name, c));
     for (int index : cell)
       if (index < 0 || static_cast<std::size_t>(index) >= mesh.points.size())
-        throw std::invalid_argument(fmt::format(
-            "surface mesh '{}': cell {} refers to point {} of {}", mesh.name, c, index,
-            mesh.points.size()));
+        throw std::invalid_argument(
+            fmt::format("surface mesh '{}': cell {} refers to point {} of {}", mesh.name, c, index,
+                        mesh.points.size()));
     connectivity += cell.size();
   }
   const auto& cells = mesh.cells;
   VtuBuilder b(mesh.points.size(), cells.size());
   b.point_coordinates = vector_array<3>("Points", mesh.points);
-  b.cells.push_back(
-      data_array("connectivity", "Int64", 1, connectivity * sizeof(std::int64_t), [&cells](char* p) {
-        for (const auto& cell : cells)
-          for (int index : cell) put<std::int64_t>(p, index);
-      }));
+  b.cells.push_back(data_array("connectivity", "Int64", 1, connectivity * sizeof(std::int64_t),
+                               [&cells](char* p) {
+                                 for (const auto& cell : cells)
+                                   for (int index : cell) put<std::int64_t>(p, index);
+                               }));
   b.cells.push_back(
       data_array("offsets", "Int64", 1, cells.size() * sizeof(std::int64_t), [&cells](char* p) {
         std::int64_t end = 0;
-        for (const auto& cell : cells) put<std::int64_t>(p, end += static_cast<std::int64_t>(cell.size()));
+        for (const auto& cell : cells)
+          put<std::int64_t>(p, end += static_cast<std::int64_t>(cell.size()));
       }));
   b.cells.push_back(data_array("types", "UInt8", 1, cells.size(), [&cells](char* p) {
     for (const auto& cell : cells)
