@@ -74,6 +74,7 @@ constexpr double kLogisticOffsetPenalty = 0.0;
 constexpr double kLinearToLogisticScale = 2.0;   // f = tanh(z/2) ~ z/2 near the plane
 constexpr double kTolerance = 1.0e-8;            // on 1 - cos(change of the normal) per iteration
 constexpr int kMaxIterations = 25;
+constexpr int kMaxHalvings = 20;
 
 template <int Dim>
 using Aug = Eigen::Matrix<double, Dim + 1, 1>;
@@ -159,9 +160,21 @@ Vec<Dim> logistic_regression_normal(const Vec<Dim>* rel_positions, const int* la
   Aug<Dim> penalty = Aug<Dim>::Constant(kLogisticNormalPenalty * sum_w);
   penalty[Dim] = kLogisticOffsetPenalty * sum_w;
 
-  // Gauss-Newton on sum w (y - f(z))^2 + beta^T Lambda beta, f = 2 sigma(z) - 1 = tanh(z / 2),
-  // df/dz = 2 sigma (1 - sigma); started at twice the linear fit (NairnMPM's scaling).
+  // Gauss-Newton on E(beta) = sum w (y - f(z))^2 + beta^T Lambda beta, f = 2 sigma(z) - 1 =
+  // tanh(z / 2), df/dz = 2 sigma (1 - sigma); started at twice the linear fit (NairnMPM's scaling).
+  // Each step is halved until E decreases, so the fit never runs away from the linear start on
+  // awkward particle sets (a few particles of one label in a corner of the support).
+  auto objective = [&](const Aug<Dim>& b) {
+    double e = b.dot(penalty.cwiseProduct(b));
+    for (int p = 0; p < count; ++p) {
+      if (!valid<Dim>(labels[p], weights[p])) continue;
+      const double f = std::tanh(0.5 * b.dot(augmented<Dim>(rel_positions[p], scale)));
+      e += weights[p] * (labels[p] - f) * (labels[p] - f);
+    }
+    return e;
+  };
   beta *= kLinearToLogisticScale;
+  double energy = objective(beta);
   Vec<Dim> previous = linear;
   for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
     AugMat<Dim> m = penalty.asDiagonal();
@@ -169,17 +182,26 @@ Vec<Dim> logistic_regression_normal(const Vec<Dim>* rel_positions, const int* la
     for (int p = 0; p < count; ++p) {
       if (!valid<Dim>(labels[p], weights[p])) continue;
       const Aug<Dim> z = augmented<Dim>(rel_positions[p], scale);
-      const double sigma = 1.0 / (1.0 + std::exp(-beta.dot(z)));
-      const double f = 2.0 * sigma - 1.0;
-      const double slope = 2.0 * sigma * (1.0 - sigma);
+      const double f = std::tanh(0.5 * beta.dot(z));
+      const double slope = 0.5 * (1.0 - f * f);  // = 2 sigma (1 - sigma)
       m += (weights[p] * slope * slope) * z * z.transpose();
       rhs += (weights[p] * slope * (labels[p] - f)) * z;
     }
     const Eigen::FullPivLU<AugMat<Dim>> lu(m);
     if (!lu.isInvertible()) break;
-    const Aug<Dim> step = lu.solve(rhs);
+    Aug<Dim> step = lu.solve(rhs);
     if (!step.allFinite()) break;
-    beta += step;
+    bool decreased = false;
+    for (int halving = 0; halving < kMaxHalvings; ++halving, step *= 0.5) {
+      const double trial = objective(beta + step);
+      if (trial < energy) {
+        beta += step;
+        energy = trial;
+        decreased = true;
+        break;
+      }
+    }
+    if (!decreased) break;  // at a minimum to round-off
     const Vec<Dim> current = unit_or_zero<Dim>(Vec<Dim>(beta.template head<Dim>()));
     if (!usable<Dim>(current)) return linear;
     const double change = 1.0 - current.dot(previous);
