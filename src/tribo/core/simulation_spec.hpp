@@ -114,6 +114,11 @@ struct PdSpec {
   // PD-only options (defaults keep the deck's meaning; docs/pd.md):
   // PMB surface-effect correction by the energy method (Madenci & Oterkus 2014, sec. 4.2).
   bool surface_correction = true;
+  // Partial volume of neighbour cells cut by the horizon (docs/pd.md): hhb = Hu, Ha & Bobaru
+  // 2012 (neighbours to delta + h/2, linear fraction); pdlammps = LAMMPS' PERI rule (neighbours
+  // to delta only), kept to compare with LAMMPS bond for bond.
+  enum class PartialVolume { Hhb, Pdlammps };
+  PartialVolume partial_volume = PartialVolume::Hhb;
   // Mass-proportional damping coefficient (1/s) for dynamic relaxation; 0 = undamped.
   double damping = 0.0;
   // A pre-crack: a polyline in the x-y plane (z ignored; in 3D it cuts through all z). Bonds
@@ -148,6 +153,7 @@ struct SimulationSpec {
   double thickness = 1.0;     // m, 2D only
   TimeSpec time;
   Vec3 gravity = Vec3::Zero();
+  double gravity_ramp = 0.0;  // s; gravity rises linearly from 0 over this time (0 = at once)
   std::vector<MaterialSpec> materials;
   std::vector<BodySpec> bodies;
   std::vector<BoundaryConditionSpec> boundary_conditions;

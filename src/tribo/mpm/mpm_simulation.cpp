@@ -91,7 +91,7 @@ class MpmSimulation final : public Simulation<Dim> {
   template <class Shape>
   void update_stress();
   void move_particles();
-  void apply_contact(ContactStage stage);
+  void apply_contact(ContactStage stage, bool record = true);
   void impose_boundary_conditions();
 
   SimulationSpec spec_;
@@ -166,14 +166,19 @@ void MpmSimulation<Dim>::step_with() {
   const UpdateScheme scheme = spec_.mpm.update;
   nodes_.clear();
   contact_.clear();
-  if (scheme == UpdateScheme::Usl || scheme == UpdateScheme::Musl) {
-    extrapolate_to_grid<Shape, true>();
-    impose_boundary_conditions();
-    apply_contact(ContactStage::AfterExtrapolation);
-  } else {
-    extrapolate_to_grid<Shape, false>();
-    impose_boundary_conditions();
-    apply_contact(ContactStage::AfterExtrapolation);
+  // A ramp loads the bodies quasi-statically (no dynamic overshoot of the contact forces).
+  const double ramp = spec_.gravity_ramp > 0.0 ? std::min(1.0, (time_ + 0.5 * dt_) / spec_.gravity_ramp) : 1.0;
+  gravity_ = ramp * from_vec3<Dim>(spec_.gravity);
+  const bool forces_first = scheme != UpdateScheme::Usf;
+  if (forces_first) extrapolate_to_grid<Shape, true>();
+  else extrapolate_to_grid<Shape, false>();
+  // The FLIP increment is measured from the extrapolated momenta, before contact and boundary
+  // conditions, so that their changes reach the particle velocities (a field stuck to a rigid
+  // floor stops instead of keeping a velocity that only its nodes forget).
+  nodes_.momentum_flip_base = nodes_.momentum;
+  impose_boundary_conditions();
+  apply_contact(ContactStage::AfterExtrapolation);
+  if (!forces_first) {
     update_stress<Shape>();
     extrapolate_forces<Shape>();
   }
@@ -185,7 +190,7 @@ void MpmSimulation<Dim>::step_with() {
   if (scheme == UpdateScheme::Musl) {
     reextrapolate_momenta<Shape>();
     impose_boundary_conditions();
-    apply_contact(ContactStage::AfterExtrapolation);
+    apply_contact(ContactStage::AfterExtrapolation, false);
   }
   if (scheme != UpdateScheme::Usf) update_stress<Shape>();
   move_particles();
@@ -261,12 +266,12 @@ void MpmSimulation<Dim>::impose_boundary_conditions() {
 }
 
 template <int Dim>
-void MpmSimulation<Dim>::apply_contact(ContactStage stage) {
+void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record) {
   if (layout_.fields < 2) return;
-  apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, contact_);
+  apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, record ? &contact_ : nullptr);
 }
 
-// Grid to particles: v_p <- flip (v_p + sum S (v_I - v_I^start)) + (1 - flip) sum S v_I
+// Grid to particles: v_p <- flip (v_p + sum S (v_I - v_I^extrapolated)) + (1 - flip) sum S v_I
 // (FLIP/PIC blend as in Stomakhin et al. 2013); the grid velocity of the move is kept per particle.
 template <int Dim>
 template <class Shape>
@@ -285,17 +290,19 @@ void MpmSimulation<Dim>::update_particles() {
     s.compute(grid_, particles_.position[p], half_width_);
     const int f = field_[p];
     Vec<Dim> v_grid = Vec<Dim>::Zero();
+    Vec<Dim> v_start = Vec<Dim>::Zero();
     Vec<Dim> dv = Vec<Dim>::Zero();
     for (int k = 0; k < s.size; ++k) {
       const long i = s.node[k] * F + f;
       const double m = nodes_.mass[i];
       if (m <= tiny) continue;
       v_grid += (s.weight[k] / m) * nodes_.momentum[i];
-      dv += (s.weight[k] / m) * (nodes_.momentum[i] - nodes_.momentum_start[i]);
+      v_start += (s.weight[k] / m) * nodes_.momentum_start[i];
+      dv += (s.weight[k] / m) * (nodes_.momentum[i] - nodes_.momentum_flip_base[i]);
     }
     // Midpoint move: x += dt (v^start + v^new)/2, exact for uniform acceleration (a free fall is
     // 0.5 g t^2 to round-off) where x += dt v^new would be first order.
-    grid_velocity_[p] = v_grid - 0.5 * dv;
+    grid_velocity_[p] = 0.5 * (v_start + v_grid);
     particles_.velocity[p] = flip * (particles_.velocity[p] + dv) + (1.0 - flip) * v_grid;
   }
 }

@@ -17,6 +17,7 @@ ContactField<Dim> field_at(const NodeFields<Dim>& nodes, long i, bool rigid) {
   f.displacement = nodes.mass_displacement[i] / f.mass;
   f.position = nodes.mass_position[i] / f.mass;
   f.rigid = rigid;
+  f.force = nodes.force[i];
   return f;
 }
 
@@ -31,6 +32,7 @@ ContactField<Dim> others_lumped(const NodeFields<Dim>& nodes, long base, const i
   o.volume = 0.0;
   o.volume_gradient.setZero();
   o.mass_gradient.setZero();
+  o.force.setZero();
   Vec<Dim> md = Vec<Dim>::Zero(), mx = Vec<Dim>::Zero();
   o.rigid = false;
   dominant = -1;
@@ -48,6 +50,7 @@ ContactField<Dim> others_lumped(const NodeFields<Dim>& nodes, long base, const i
     o.volume += nodes.volume[i];
     o.volume_gradient += nodes.volume_gradient[i];
     o.mass_gradient += nodes.mass_gradient[i];
+    o.force += nodes.force[i];
     md += nodes.mass_displacement[i];
     mx += nodes.mass_position[i];
     if (nodes.mass[i] > heaviest) {
@@ -65,12 +68,12 @@ ContactField<Dim> others_lumped(const NodeFields<Dim>& nodes, long base, const i
 template <int Dim>
 void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, const FieldLayout& layout,
                                  const MpmContactSpec& settings, double dt, ContactStage stage,
-                                 ContactAccumulator<Dim>& accumulator) {
+                                 ContactAccumulator<Dim>* accumulator) {
   const int F = nodes.fields;
   constexpr int kMaxFields = 16;
   const NodeContext<Dim> context{grid.cell, grid.cell_volume(), dt};
   const Vec<Dim> specified = settings.specified_normal.template head<Dim>().normalized();
-  const bool record = stage == ContactStage::AfterMomentumUpdate;
+  const bool record = accumulator != nullptr;
   // A field with less mass than this is numerical dust at the edge of a body's support.
   double heaviest_node = 0.0;
   for (double m : nodes.mass) heaviest_node = std::max(heaviest_node, m);
@@ -99,11 +102,12 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
           resolve_contact_pair<Dim>(fa, fb, normal, layout.law(a, b), settings, context, stage);
       if (!r.in_contact) continue;
       nodes.momentum[base + a] += r.momentum_change_a;
-      if (!fb.rigid) nodes.momentum[base + b] -= r.momentum_change_a;
+      nodes.momentum[base + b] += r.momentum_change_b;  // zero for a rigid b: its motion is imposed
       if (record) {
-        accumulator.pair_impulse[a * F + b] += r.momentum_change_a;
-        accumulator.pair_impulse[b * F + a] -= r.momentum_change_a;
-        accumulator.frictional_work += r.frictional_work;
+        // The force on a rigid b is still the reaction -dp_a: it is what the rigid body feels.
+        accumulator->pair_impulse[a * F + b] += r.momentum_change_a;
+        accumulator->pair_impulse[b * F + a] -= r.momentum_change_a;
+        accumulator->frictional_work += r.frictional_work;
       }
       continue;
     }
@@ -124,9 +128,9 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       if (!r.in_contact) continue;
       change[k] = r.momentum_change_a;
       if (record) {
-        accumulator.pair_impulse[a * F + dominant] += r.momentum_change_a;
-        accumulator.pair_impulse[dominant * F + a] -= r.momentum_change_a;
-        accumulator.frictional_work += 0.5 * r.frictional_work;  // each pair is seen from both sides
+        accumulator->pair_impulse[a * F + dominant] += r.momentum_change_a;
+        accumulator->pair_impulse[dominant * F + a] -= r.momentum_change_a;
+        accumulator->frictional_work += 0.5 * r.frictional_work;  // each pair is seen from both sides
       }
     }
     for (int k = 0; k < count; ++k) nodes.momentum[base + active[k]] += change[k];
@@ -134,8 +138,8 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
 }
 
 template void apply_multimaterial_contact<2>(NodeFields<2>&, const Grid<2>&, const FieldLayout&,
-                                             const MpmContactSpec&, double, ContactStage, ContactAccumulator<2>&);
+                                             const MpmContactSpec&, double, ContactStage, ContactAccumulator<2>*);
 template void apply_multimaterial_contact<3>(NodeFields<3>&, const Grid<3>&, const FieldLayout&,
-                                             const MpmContactSpec&, double, ContactStage, ContactAccumulator<3>&);
+                                             const MpmContactSpec&, double, ContactStage, ContactAccumulator<3>*);
 
 }  // namespace tribo::mpm

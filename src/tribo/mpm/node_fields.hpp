@@ -16,7 +16,8 @@ struct NodeFields {
 
   std::vector<double> mass;                // kg
   std::vector<Vec<Dim>> momentum;          // kg m/s, updated in the step
-  std::vector<Vec<Dim>> momentum_start;    // after extrapolation and the first contact (FLIP base)
+  std::vector<Vec<Dim>> momentum_flip_base;  // as extrapolated from the particles (FLIP base)
+  std::vector<Vec<Dim>> momentum_start;    // after boundary conditions and the first contact
   std::vector<Vec<Dim>> force;             // N, internal + external
   // For contact (Nairn et al. 2018): volume, gradients and mass-weighted displacement/position.
   std::vector<double> volume;
@@ -33,6 +34,7 @@ struct NodeFields {
     mass.assign(n, 0.0);
     momentum.assign(n, Vec<Dim>::Zero());
     momentum_start.assign(n, Vec<Dim>::Zero());
+    momentum_flip_base.assign(n, Vec<Dim>::Zero());
     force.assign(n, Vec<Dim>::Zero());
     if (with_contact_data) {
       volume.assign(n, 0.0);
