@@ -69,6 +69,11 @@ inline constexpr std::array<DeckName<FrictionModel>, 4> kFrictionModelNames{{
     {FrictionModel::None, "none"},
 }};
 
+inline constexpr std::array<DeckName<PdSpec::PartialVolume>, 2> kPartialVolumeNames{{
+    {PdSpec::PartialVolume::Hhb, "hhb"},
+    {PdSpec::PartialVolume::Pdlammps, "pdlammps"},
+}};
+
 inline constexpr std::array<DeckName<HistoryQuantity>, 6> kHistoryQuantityNames{{
     {HistoryQuantity::Centroid, "centroid"},
     {HistoryQuantity::Velocity, "velocity"},

@@ -138,7 +138,7 @@ DeckNode DeckNode::child(const YAML::Node& value, const YAML::Mark& mark,
 DeckMap DeckNode::map(const std::vector<std::string_view>& known_keys) const {
   if (!node_.IsMap())
     fail(fmt::format("expected a mapping (key: value), got {}", describe()));
-  std::vector<std::pair<std::string, DeckNode>> entries;
+  std::vector<DeckMap::Entry> entries;
   for (auto it = node_.begin(); it != node_.end(); ++it) {
     // Copies: yaml-cpp's iterator hands out a temporary pair, so references would dangle.
     const YAML::Node key = it->first;
@@ -148,10 +148,10 @@ DeckMap DeckNode::map(const std::vector<std::string_view>& known_keys) const {
       key_node.fail(fmt::format("expected a key name, got {}", key_node.describe()));
     const std::string name = key.Scalar();
     const DeckNode named = child(key, key.Mark(), name);
-    for (const auto& [seen, seen_node] : entries)
-      if (seen == name)
+    for (const DeckMap::Entry& seen : entries)
+      if (seen.name == name)
         named.fail(fmt::format("duplicate key '{}' (first given at line {})", name,
-                               seen_node.location().line));
+                               seen.key.location().line));
     bool known = false;
     for (std::string_view k : known_keys) known = known || k == name;
     if (!known) {
@@ -163,19 +163,25 @@ DeckMap DeckNode::map(const std::vector<std::string_view>& known_keys) const {
     }
     // A key with no value (`dt:`) is null with the mark of the next token; report the key's line.
     const YAML::Mark mark = value.IsNull() || value.Mark().is_null() ? key.Mark() : value.Mark();
-    entries.emplace_back(name, child(value, mark, name));
+    entries.push_back(DeckMap::Entry{name, named, child(value, mark, name)});
   }
   return DeckMap(*this, std::move(entries));
 }
 
-DeckMap::DeckMap(DeckNode node, std::vector<std::pair<std::string, DeckNode>> entries)
+DeckMap::DeckMap(DeckNode node, std::vector<Entry> entries)
     : node_(std::move(node)), entries_(std::move(entries)) {}
 
 bool DeckMap::has(std::string_view key) const { return get(key).has_value(); }
 
 std::optional<DeckNode> DeckMap::get(std::string_view key) const {
-  for (const auto& [name, value] : entries_)
-    if (name == key) return value;
+  for (const Entry& entry : entries_)
+    if (entry.name == key) return entry.value;
+  return std::nullopt;
+}
+
+std::optional<DeckNode> DeckMap::key_node(std::string_view key) const {
+  for (const Entry& entry : entries_)
+    if (entry.name == key) return entry.key;
   return std::nullopt;
 }
 
@@ -190,7 +196,7 @@ DeckNode DeckMap::require(std::string_view key) const {
 
 std::vector<std::string> DeckMap::keys() const {
   std::vector<std::string> out;
-  for (const auto& entry : entries_) out.push_back(entry.first);
+  for (const Entry& entry : entries_) out.push_back(entry.name);
   return out;
 }
 

@@ -58,11 +58,19 @@ class DeckNode {
 
 class DeckMap {
  public:
-  DeckMap(DeckNode node, std::vector<std::pair<std::string, DeckNode>> entries);
+  struct Entry {
+    std::string name;
+    DeckNode key;    // the key's own text (its path is that of the value)
+    DeckNode value;
+  };
+  DeckMap(DeckNode node, std::vector<Entry> entries);
 
   const DeckNode& node() const { return node_; }
   bool has(std::string_view key) const;
   std::optional<DeckNode> get(std::string_view key) const;
+  // The key itself, for errors about the key rather than its value (a section that should not
+  // be there points at `pd:`, not at the first line inside it).
+  std::optional<DeckNode> key_node(std::string_view key) const;
   // The value at `key`, or a DeckError "missing required key" at this mapping.
   DeckNode require(std::string_view key) const;
   // Keys in the order written, for messages.
@@ -77,7 +85,7 @@ class DeckMap {
 
  private:
   DeckNode node_;
-  std::vector<std::pair<std::string, DeckNode>> entries_;
+  std::vector<Entry> entries_;
 };
 
 }  // namespace tribo::io

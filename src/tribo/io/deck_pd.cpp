@@ -32,10 +32,28 @@ void read_contact(const DeckNode& node, PdContactSpec& contact) {
         value->fail(fmt::format("'{}' is not used with friction_model: none", key));
 }
 
+// A polyline in the x-y plane, [x, y] points in 2D and 3D alike (in 3D it cuts through all z).
+PdSpec::Precrack read_precrack(const DeckNode& node) {
+  const DeckMap map = node.map({"points"});
+  const DeckNode points = map.require("points");
+  PdSpec::Precrack crack;
+  for (const DeckNode& p : points.items()) {
+    const Vec3 x = read_vector(p, 2);
+    if (!crack.points.empty() && crack.points.back() == x)
+      p.fail(fmt::format("zero-length pre-crack segment: point {} repeats the one before",
+                         format_point(x, 2)));
+    crack.points.push_back(x);
+  }
+  if (crack.points.size() < 2)
+    points.fail(fmt::format("a pre-crack needs at least 2 points, got {}", crack.points.size()));
+  return crack;
+}
+
 }  // namespace
 
 PdSpec read_pd(const DeckNode& node, const SimulationSpec& spec) {
-  const DeckMap map = node.map({"spacing", "horizon", "contact"});
+  const DeckMap map = node.map({"spacing", "horizon", "contact", "surface_correction",
+                                "partial_volume", "damping", "precracks"});
   PdSpec pd;
   pd.spacing = required_positive(map, "spacing");
   // In spacings; below one spacing a point has no bonds at all.
@@ -45,6 +63,12 @@ PdSpec read_pd(const DeckNode& node, const SimulationSpec& spec) {
       horizon->fail(fmt::format("must be > 1 (in lattice spacings), got {}", pd.horizon));
   }
   if (auto contact = map.get("contact")) read_contact(*contact, pd.contact);
+  pd.surface_correction = map.boolean("surface_correction", pd.surface_correction);
+  pd.partial_volume =
+      choice(map, "partial_volume", kPartialVolumeNames, "partial volume rule", pd.partial_volume);
+  pd.damping = non_negative(map, "damping", pd.damping);
+  if (auto precracks = map.get("precracks"))
+    for (const DeckNode& item : precracks->items()) pd.precracks.push_back(read_precrack(item));
   return pd;
 }
 

@@ -231,7 +231,21 @@ void emit_pd(YAML::Emitter& out, const SimulationSpec& spec) {
     out << YAML::Key << "static_friction" << YAML::Value << number(*c.static_friction);
   out << YAML::Key << "adhesion" << YAML::Value << number(c.adhesion);
   out << YAML::Key << "regularization_velocity" << YAML::Value << number(c.regularization_velocity);
-  out << YAML::EndMap << YAML::EndMap;
+  out << YAML::EndMap;  // contact
+  out << YAML::Key << "surface_correction" << YAML::Value << pd.surface_correction;
+  out << YAML::Key << "partial_volume" << YAML::Value
+      << name(pd.partial_volume, kPartialVolumeNames);
+  out << YAML::Key << "damping" << YAML::Value << number(pd.damping);
+  out << YAML::Key << "precracks" << YAML::Value;
+  if (pd.precracks.empty()) out << YAML::Flow;
+  out << YAML::BeginSeq;
+  for (const PdSpec::Precrack& crack : pd.precracks) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "points" << YAML::Value << YAML::BeginSeq;
+    for (const Vec3& p : crack.points) emit_vector(out, p, 2);
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+  out << YAML::EndMap;  // pd
 }
 
 void emit_output(YAML::Emitter& out, const OutputSpec& o) {
@@ -273,6 +287,7 @@ std::string write_deck(const SimulationSpec& spec) {
   emit_time(out, spec.time);
   out << YAML::Key << "gravity" << YAML::Value;
   emit_vector(out, spec.gravity, spec.dimension);
+  out << YAML::Key << "gravity_ramp" << YAML::Value << number(spec.gravity_ramp);
   emit_materials(out, spec);
   emit_bodies(out, spec);
   emit_boundary_conditions(out, spec);
