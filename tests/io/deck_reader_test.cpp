@@ -3,6 +3,7 @@
 #include "tribo/io/deck_reader.hpp"
 
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +13,10 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <set>
 #include <vector>
+
+#include "tribo/io/deck_writer.hpp"
 
 namespace tribo::io {
 namespace {
@@ -400,6 +404,53 @@ TEST(DeckError, MissingFileNamesTheFile) {
 
 TEST(DeckError, DirectoryIsNotADeck) {
   EXPECT_THROW(read_deck(kDecks), DeckError);
+}
+
+// ---- docs/deck.md ---------------------------------------------------------------------------
+
+std::vector<std::string> yaml_blocks(const std::string& markdown) {
+  std::vector<std::string> blocks;
+  const std::string open = "```yaml\n", close = "```";
+  for (std::size_t at = markdown.find(open); at != std::string::npos; at = markdown.find(open, at)) {
+    at += open.size();
+    const std::size_t end = markdown.find(close, at);
+    blocks.push_back(markdown.substr(at, end - at));
+    at = end;
+  }
+  return blocks;
+}
+
+TEST(DeckDocumentation, CompleteExamplesParse) {
+  const std::string doc = read_text(fs::path(TRIBO_SOURCE_DIR) / "docs" / "deck.md");
+  int parsed = 0;
+  for (const std::string& block : yaml_blocks(doc)) {
+    if (block.find("# ...") != std::string::npos) continue;  // an excerpt, not a deck
+    EXPECT_NO_THROW(parse_deck(block, "docs/deck.md example")) << block;
+    ++parsed;
+  }
+  EXPECT_GE(parsed, 2);
+}
+
+void collect_keys(const YAML::Node& node, std::set<std::string>& keys) {
+  if (node.IsMap())
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      keys.insert(it->first.as<std::string>());
+      collect_keys(it->second, keys);
+    }
+  if (node.IsSequence())
+    for (const YAML::Node& item : node) collect_keys(item, keys);
+}
+
+// The writer spells out every key of a run, so the keys of the written good decks cover the
+// schema (both methods, 2D and 3D, every shape); each must be documented as `key`.
+TEST(DeckDocumentation, DocumentsEveryKeyTheWriterWrites) {
+  const std::string doc = read_text(fs::path(TRIBO_SOURCE_DIR) / "docs" / "deck.md");
+  std::set<std::string> keys;
+  for (const fs::path& deck : decks_in(kDecks / "good"))
+    collect_keys(YAML::Load(write_deck(read_deck(deck))), keys);
+  EXPECT_GT(keys.size(), 60u);
+  for (const std::string& key : keys)
+    EXPECT_NE(doc.find("`" + key), std::string::npos) << "docs/deck.md lacks `" << key << "`";
 }
 
 // ---- robustness ----------------------------------------------------------------------------
