@@ -112,13 +112,13 @@ struct PdSpec {
   double horizon = 3.015;     // in spacings
   PdContactSpec contact;
   // PD-only options (defaults keep the deck's meaning; docs/pd.md):
-  // PMB surface-effect correction by the energy method (Madenci & Oterkus 2014, sec. 4.2).
+  // Surface-effect correction by the energy method (Madenci & Oterkus 2014, sec. 4.2; pd.md).
   bool surface_correction = true;
   // Partial volume of neighbour cells cut by the horizon (docs/pd.md): hhb = Hu, Ha & Bobaru
-  // 2012 (neighbours to delta + h/2, linear fraction); pdlammps = LAMMPS' PERI rule (neighbours
-  // to delta only), kept to compare with LAMMPS bond for bond.
-  enum class PartialVolume { Hhb, Pdlammps };
-  PartialVolume partial_volume = PartialVolume::Hhb;
+  // 2012 (neighbours to delta + h/2); pdlammps = LAMMPS' PERI rule (neighbours to delta only);
+  // automatic = the one with the smaller lattice error: pdlammps in 2D, hhb in 3D.
+  enum class PartialVolume { Automatic, Hhb, Pdlammps };
+  PartialVolume partial_volume = PartialVolume::Automatic;
   // Mass-proportional damping coefficient (1/s) for dynamic relaxation; 0 = undamped.
   double damping = 0.0;
   // A pre-crack: a polyline in the x-y plane (z ignored; in 3D it cuts through all z). Bonds

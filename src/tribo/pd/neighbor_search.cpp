@@ -13,6 +13,10 @@ double partial_volume_fraction(double r, double horizon, double spacing) {
   return std::clamp((horizon + half - r) / spacing, 0.0, 1.0);
 }
 
+double family_radius(PartialVolumeRule rule, double horizon, double spacing) {
+  return rule == PartialVolumeRule::Hhb ? horizon + 0.5 * spacing : horizon;
+}
+
 namespace {
 
 // A uniform grid of cells of side `cell` over one group's points, as a counting sort: the points
@@ -99,7 +103,10 @@ BondFamilies build_bond_families(const NeighborSearchInput<Dim>& input) {
   const auto& group = *input.group;
   const int n = static_cast<int>(x.size());
   const double delta = input.horizon;
-  const double delta_squared = delta * delta * (1.0 + 1e-10);
+  const double radius = family_radius(input.rule, delta, input.spacing);
+  const double radius_squared = input.rule == PartialVolumeRule::Hhb
+                                   ? radius * radius * (1.0 - 1e-10)
+                                   : radius * radius * (1.0 + 1e-10);
 
   // Group the bonded points by body; each body gets its own grid over its own bounds.
   int groups = 0;
@@ -109,7 +116,7 @@ BondFamilies build_bond_families(const NeighborSearchInput<Dim>& input) {
     if (!input.bonded || (*input.bonded)[i]) members[group[i]].push_back(i);
   std::vector<CellGrid<Dim>> grids(groups);
   for (int g = 0; g < groups; ++g)
-    if (!members[g].empty()) grids[g] = bin_points<Dim>(x, members[g], delta);
+    if (!members[g].empty()) grids[g] = bin_points<Dim>(x, members[g], radius);
 
   BondFamilies bonds;
   bonds.offset.assign(n + 1, 0);
@@ -118,7 +125,7 @@ BondFamilies build_bond_families(const NeighborSearchInput<Dim>& input) {
 #pragma omp parallel for schedule(static)
     for (std::size_t k = 0; k < m.size(); ++k) {
       std::int64_t count = 0;
-      for_each_neighbor<Dim>(grids[g], x, m[k], delta_squared, [&](int) { ++count; });
+      for_each_neighbor<Dim>(grids[g], x, m[k], radius_squared, [&](int) { ++count; });
       bonds.offset[m[k] + 1] = count;
     }
   }
@@ -135,7 +142,7 @@ BondFamilies build_bond_families(const NeighborSearchInput<Dim>& input) {
     for (std::size_t k = 0; k < m.size(); ++k) {
       const int i = m[k];
       std::int64_t b = bonds.offset[i];
-      for_each_neighbor<Dim>(grids[g], x, i, delta_squared,
+      for_each_neighbor<Dim>(grids[g], x, i, radius_squared,
                              [&](int j) { bonds.neighbor[b++] = static_cast<std::int32_t>(j); });
       // Ascending neighbour order: the force pass then walks memory forward.
       std::sort(bonds.neighbor.begin() + bonds.offset[i], bonds.neighbor.begin() + b);

@@ -105,6 +105,7 @@ void PdSimulation<Dim>::set_up_bonds() {
   input.bonded = &bonded;
   input.horizon = delta;
   input.spacing = h;
+  input.rule = partial_volume_rule<Dim>(spec_.pd.partial_volume);
   bonds_ = build_bond_families<Dim>(input);
 
   bond_weight_.assign(bonds_.bond_count(), 0.0);
@@ -114,27 +115,35 @@ void PdSimulation<Dim>::set_up_bonds() {
     for (std::int64_t b = bonds_.begin(i); b < bonds_.end(i); ++b)
       family_volume_[i] += bonds_.neighbor_volume[b];
 
-  std::vector<double> correction;
+  // Surface correction factors lambda_ij (surface_correction.hpp), by body: PMB weights bonds
+  // by |xi| in its energy, LPS by |xi|^2.
+  std::vector<double> correction, bond_factor;
+  const auto X = all(std::as_const(particles_.reference_position));
+  for (const BodyModel& body : body_models_) {
+    if (!spec_.pd.surface_correction || body.model == MaterialModel::Rigid) continue;
+    const int power = body.model == MaterialModel::Pmb ? 1 : 2;
+    const double nu = spec_.materials[particles_.material[body.points.begin]].poisson_ratio;
+    correction.resize(Dim * n, 1.0);
+    bond_factor.resize(bonds_.bond_count(), 1.0);
+    axial_energy_factors<Dim>(
+        body.points, X, bonds_, power, nu,
+        full_horizon_axial_integral<Dim>(delta, spec_.thickness, power, nu), all(correction));
+    bond_correction_factors<Dim>(body.points, X, bonds_, all(std::as_const(correction)),
+                                 all(bond_factor));
+  }
+  const auto factor = bond_factor.empty() ? std::span<const double>() : all(std::as_const(bond_factor));
+
   bool any_lps = false;
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Pmb) {
       const MaterialSpec& material = spec_.materials[particles_.material[body.points.begin]];
       const double c = pmb_micromodulus<Dim>(material, delta, spec_.thickness);
-      if (spec_.pd.surface_correction) {
-        correction.resize(n, 1.0);
-        energy_surface_correction(body.points, bonds_,
-                                  full_horizon_length_integral<Dim>(delta, spec_.thickness),
-                                  all(correction));
-      }
-      pmb_bond_weights(body.points, c, bonds_,
-                       spec_.pd.surface_correction ? all(std::as_const(correction))
-                                                   : std::span<const double>(),
-                       all(bond_weight_));
+      pmb_bond_weights(body.points, c, bonds_, factor, all(bond_weight_));
     } else if (body.model == MaterialModel::Lps) {
       any_lps = true;
       for (int i = body.points.begin; i < body.points.end; ++i)
         for (std::int64_t b = bonds_.begin(i); b < bonds_.end(i); ++b)
-          bond_weight_[b] = bonds_.neighbor_volume[b];  // omega = 1
+          bond_weight_[b] = (factor.empty() ? 1.0 : factor[b]) * bonds_.neighbor_volume[b];
     }
   }
   if (any_lps) {

@@ -45,6 +45,8 @@ class PdSimulation final : public Simulation<Dim> {
   std::vector<Vec<Dim>>& applied_force() { return applied_force_; }
   // Total force on each point at the current state (N): bonds, contact, gravity, loads.
   const std::vector<Vec<Dim>>& force() const { return force_; }
+  // Velocities (m/s), writable for initial conditions the deck cannot express (a mode shape).
+  std::vector<Vec<Dim>>& velocity() { return particles_.velocity; }
 
  private:
   struct BodyModel {

@@ -5,12 +5,11 @@
 namespace tribo::pd {
 
 void pmb_bond_weights(PointRange range, double micromodulus, const BondFamilies& bonds,
-                      std::span<const double> correction, std::span<double> weight) {
+                      std::span<const double> bond_factor, std::span<double> weight) {
 #pragma omp parallel for schedule(static)
   for (int i = range.begin; i < range.end; ++i) {
     for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
-      const double lambda =
-          correction.empty() ? 1.0 : 0.5 * (correction[i] + correction[bonds.neighbor[b]]);
+      const double lambda = bond_factor.empty() ? 1.0 : bond_factor[b];
       weight[b] = micromodulus * lambda * bonds.neighbor_volume[b] / bonds.reference_length[b];
     }
   }

@@ -12,10 +12,10 @@
 
 namespace tribo::pd {
 
-// w = c lambda_ij beta V_j / |xi| with lambda_ij = (g_i + g_j) / 2 the surface correction
-// (all 1 when `correction` is empty).
+// w = c lambda_ij beta V_j / |xi|, lambda_ij the bond's surface correction (surface_correction.hpp;
+// all 1 when `bond_factor` is empty).
 void pmb_bond_weights(PointRange range, double micromodulus, const BondFamilies& bonds,
-                      std::span<const double> correction, std::span<double> weight);
+                      std::span<const double> bond_factor, std::span<double> weight);
 
 // Adds the bond forces (N) of the points in `range` to `force`, owner-computes. A bond stretched
 // beyond stretch_limit = 1 + s_c is broken first (its weight set to 0 and its beta V_j added to
