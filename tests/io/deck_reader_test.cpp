@@ -340,7 +340,7 @@ pd: {spacing: 0.1}
   EXPECT_EQ(s3.pd.contact.friction_model, FrictionModel::Objective);
   EXPECT_EQ(s3.pd.contact.regularization_velocity, 1.0e-3);
   EXPECT_TRUE(s3.pd.surface_correction);
-  EXPECT_EQ(s3.pd.partial_volume, PdSpec::PartialVolume::Hhb);
+  EXPECT_EQ(s3.pd.partial_volume, PdSpec::PartialVolume::Automatic);
 }
 
 TEST(DeckReader, PdOptionsAndHistoriesAreRead) {

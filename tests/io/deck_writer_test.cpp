@@ -187,7 +187,7 @@ TEST(DeckWriter, PdDeckSpellsOutThePdDefaults) {
   const std::string written = write_deck(read_deck(kGood / "pd_incline_2d.yaml"));
   for (const char* line : {"horizon: 3.015", "radius: 0.9", "stiffness: 15",
                            "friction_model: objective", "regularization_velocity: 0.001",
-                           "surface_correction: true", "partial_volume: hhb", "damping: 0",
+                           "surface_correction: true", "partial_volume: automatic", "damping: 0",
                            "precracks: []", "checkpoint_every: 0.01"})
     EXPECT_NE(written.find(line), std::string::npos) << "missing `" << line << "` in\n" << written;
   EXPECT_EQ(written.find("\nmpm:"), std::string::npos);

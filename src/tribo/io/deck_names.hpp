@@ -69,7 +69,8 @@ inline constexpr std::array<DeckName<FrictionModel>, 4> kFrictionModelNames{{
     {FrictionModel::None, "none"},
 }};
 
-inline constexpr std::array<DeckName<PdSpec::PartialVolume>, 2> kPartialVolumeNames{{
+inline constexpr std::array<DeckName<PdSpec::PartialVolume>, 3> kPartialVolumeNames{{
+    {PdSpec::PartialVolume::Automatic, "automatic"},
     {PdSpec::PartialVolume::Hhb, "hhb"},
     {PdSpec::PartialVolume::Pdlammps, "pdlammps"},
 }};
