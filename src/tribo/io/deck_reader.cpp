@@ -1,5 +1,5 @@
-// Top level of the deck (docs/deck.md): text checks, YAML parsing, and the sections that do not
-// belong to one method (time, materials, bodies, boundary conditions, output).
+// Top level of the deck (docs/deck.md): text checks, YAML parsing, `time`, and the order in which
+// the sections are read (deck_bodies.cpp, deck_mpm.cpp, deck_pd.cpp, deck_output.cpp).
 #include "tribo/io/deck_reader.hpp"
 
 #include <cmath>
@@ -21,7 +21,6 @@ namespace {
 using deck::bounded;
 using deck::non_negative;
 using deck::positive;
-using deck::read_name;
 using deck::read_vector;
 
 // A deck is a few kilobytes; anything this large is not one (and would be slow to report on).
@@ -95,228 +94,6 @@ TimeSpec read_time(const DeckNode& node) {
   return time;
 }
 
-// ---- materials ------------------------------------------------------------------------------
-bool is_mpm_model(MaterialModel m) {
-  return m == MaterialModel::LinearElastic || m == MaterialModel::NeoHookean ||
-         m == MaterialModel::Rigid;
-}
-bool is_pd_model(MaterialModel m) {
-  return m == MaterialModel::Pmb || m == MaterialModel::Lps || m == MaterialModel::Rigid;
-}
-
-MaterialSpec read_material(const DeckNode& node, const SimulationSpec& spec) {
-  const DeckMap map = node.map(
-      {"name", "model", "density", "youngs_modulus", "poisson_ratio", "critical_stretch"});
-  MaterialSpec m;
-  m.name = read_name(map.require("name"));
-  const bool mpm = spec.method == Method::Mpm;
-  m.model = deck::choice(map, "model", kMaterialModelNames, "material model",
-                         mpm ? MaterialModel::LinearElastic : MaterialModel::Pmb);
-  const std::string model(name_of(m.model, kMaterialModelNames));
-  if (mpm && !is_mpm_model(m.model))
-    map.get("model")->fail(fmt::format("'{}' is a peridynamics model; an mpm deck takes "
-                                       "linear-elastic, neo-hookean or rigid",
-                                       model));
-  if (!mpm && !is_pd_model(m.model))
-    map.get("model")->fail(
-        fmt::format("'{}' is an MPM model; a pd deck takes pmb, lps or rigid", model));
-
-  m.density = positive(map, "density", m.density);
-  if (m.rigid()) {
-    m.youngs_modulus = positive(map, "youngs_modulus", 0.0);  // unused; checked if given
-  } else {
-    if (!map.has("youngs_modulus")) map.require("youngs_modulus");
-    m.youngs_modulus = positive(map, "youngs_modulus", 0.0);
-  }
-  // Open bounds: nu = 0.5 is incompressible (bulk modulus infinite), nu = -1 has no shear stiffness.
-  m.poisson_ratio = bounded(map, "poisson_ratio", 0.0, -1.0, true, 0.5, true);
-  if (m.model == MaterialModel::Pmb) {
-    // Bond-based PD fixes Poisson's ratio (Silling 2000): 1/4 in 3D, 1/3 in 2D (DESIGN.md).
-    const double fixed = spec.dimension == 3 ? 0.25 : 1.0 / 3.0;
-    if (auto nu = map.get("poisson_ratio"); nu && std::abs(m.poisson_ratio - fixed) > 1.0e-3)
-      nu->fail(fmt::format("a pmb material has poisson_ratio {} in {}D (bond-based "
-                           "peridynamics), got {}; use lps for another value",
-                           spec.dimension == 3 ? "0.25" : "1/3", spec.dimension, m.poisson_ratio));
-    m.poisson_ratio = fixed;
-  }
-  if (auto stretch = map.get("critical_stretch")) {
-    if (mpm) stretch->fail("critical_stretch is a peridynamics key (bond breaking); an mpm deck "
-                           "has no bonds");
-    if (m.rigid()) stretch->fail("a rigid material has no bonds to break");
-    m.critical_stretch = map.optional_number("critical_stretch");
-    if (m.critical_stretch && !(*m.critical_stretch > 0.0))
-      stretch->fail(fmt::format("must be > 0, got {}", *m.critical_stretch));
-  }
-  return m;
-}
-
-void read_materials(const DeckNode& node, SimulationSpec& spec) {
-  const std::vector<DeckNode> items = node.items();
-  if (items.empty()) node.fail("at least one material is required");
-  std::vector<int> lines;
-  for (const DeckNode& item : items) {
-    MaterialSpec m = read_material(item, spec);
-    const int earlier = spec.material_index(m.name);
-    if (earlier >= 0)
-      item.map({"name", "model", "density", "youngs_modulus", "poisson_ratio", "critical_stretch"})
-          .get("name")
-          ->fail(fmt::format("duplicate material name '{}' (first given at line {})", m.name,
-                             lines[earlier]));
-    spec.materials.push_back(std::move(m));
-    lines.push_back(item.location().line);
-  }
-}
-
-// ---- bodies -------------------------------------------------------------------------------
-const std::vector<std::string_view> kBodyKeys{"name", "material", "geometry", "velocity",
-                                              "angular_velocity"};
-
-BodySpec read_body(const DeckNode& node, const SimulationSpec& spec) {
-  const DeckMap map = node.map(kBodyKeys);
-  BodySpec body;
-  body.name = read_name(map.require("name"));
-  const DeckNode material = map.require("material");
-  body.material = read_name(material);
-  body.material_index = deck::resolve_material(material, body.material, spec);
-  const DeckNode geometry = map.require("geometry");
-  body.geometry = deck::read_shape(geometry, spec.dimension, deck::ShapeUse::Body);
-  if (auto v = map.get("velocity")) body.velocity = read_vector(*v, spec.dimension);
-  if (auto w = map.get("angular_velocity")) {
-    if (spec.dimension == 2) {
-      if (w->is_sequence())
-        w->fail("expected a number (rad/s about z) in 2D, got a list; a list is for 3D");
-      body.angular_velocity.z() = w->number();
-    } else {
-      if (!w->is_sequence())
-        w->fail(fmt::format("expected a list [wx, wy, wz] in 3D, got {}", w->describe()));
-      body.angular_velocity = read_vector(*w, 3);
-    }
-  }
-  if (spec.method == Method::Mpm) {
-    Vec3 lo, hi;
-    body.geometry.bounds(lo, hi);
-    const MpmSpec& mpm = spec.mpm;
-    if (!deck::inside_box(lo, hi, mpm.grid_min, mpm.grid_max, spec.dimension))
-      geometry.fail(fmt::format(
-          "body '{}' spans {} - {}, outside the MPM grid {} - {}", body.name,
-          deck::format_point(lo, spec.dimension), deck::format_point(hi, spec.dimension),
-          deck::format_point(mpm.grid_min, spec.dimension),
-          deck::format_point(mpm.grid_max, spec.dimension)));
-  }
-  return body;
-}
-
-void read_bodies(const DeckNode& node, SimulationSpec& spec) {
-  const std::vector<DeckNode> items = node.items();
-  if (items.empty()) node.fail("at least one body is required");
-  std::vector<int> lines;
-  for (const DeckNode& item : items) {
-    BodySpec body = read_body(item, spec);
-    const int earlier = spec.body_index(body.name);
-    if (earlier >= 0)
-      item.map(kBodyKeys).get("name")->fail(fmt::format(
-          "duplicate body name '{}' (first given at line {})", body.name, lines[earlier]));
-    spec.bodies.push_back(std::move(body));
-    lines.push_back(item.location().line);
-  }
-}
-
-// ---- boundary conditions --------------------------------------------------------------------
-BoundaryConditionSpec read_boundary_condition(const DeckNode& node, int dimension) {
-  const DeckMap map = node.map({"region", "velocity"});
-  BoundaryConditionSpec bc;
-  bc.region = deck::read_shape(map.require("region"), dimension, deck::ShapeUse::Region);
-  const DeckNode velocity = map.require("velocity");
-  if (!velocity.is_sequence())
-    velocity.fail(fmt::format("expected a list of {} velocities (null = free), got {}", dimension,
-                              velocity.describe()));
-  const std::vector<DeckNode> items = velocity.items();
-  if (static_cast<int>(items.size()) != dimension)
-    velocity.fail(fmt::format("expected {} components (null = free) for dimension {}, got {}",
-                              dimension, dimension, items.size()));
-  for (int d = 0; d < dimension; ++d)
-    if (!items[d].is_null()) bc.velocity[d] = items[d].number();
-  return bc;
-}
-
-// ---- output -------------------------------------------------------------------------------
-std::string check_known_name(const DeckNode& node, const SimulationSpec& spec, bool bodies,
-                             bool materials) {
-  const std::string name = read_name(node);
-  if ((bodies && spec.body_index(name) >= 0) || (materials && spec.material_index(name) >= 0))
-    return name;
-  std::vector<std::string_view> names;
-  if (bodies)
-    for (const BodySpec& b : spec.bodies) names.push_back(b.name);
-  if (materials)
-    for (const MaterialSpec& m : spec.materials)
-      if (spec.body_index(m.name) < 0 || !bodies) names.push_back(m.name);  // once each
-  const std::string what = bodies && materials ? "body or material" : "body";
-  const std::string near = closest_name(name, names);
-  if (!near.empty()) node.fail(fmt::format("unknown {} '{}'; did you mean '{}'?", what, name, near));
-  node.fail(fmt::format("unknown {} '{}'; expected {}", what, name, join_choices(names)));
-}
-
-HistorySpec read_history(const DeckNode& node, const SimulationSpec& spec) {
-  const DeckMap map = node.map({"quantity", "body", "materials"});
-  HistorySpec h;
-  h.quantity = deck::read_choice(map.require("quantity"), kHistoryQuantityNames, "quantity");
-  const std::string quantity(name_of(h.quantity, kHistoryQuantityNames));
-  const bool per_body = h.quantity == HistoryQuantity::Centroid ||
-                        h.quantity == HistoryQuantity::Velocity;
-  const bool per_pair = h.quantity == HistoryQuantity::ContactForce;
-  if (auto body = map.get("body"); body && !per_body)
-    body->fail(fmt::format("'body' is for quantity centroid or velocity, not {}", quantity));
-  if (auto materials = map.get("materials"); materials && !per_pair)
-    materials->fail(fmt::format("'materials' is for quantity contact-force, not {}", quantity));
-  if (per_body) h.body = check_known_name(map.require("body"), spec, true, false);
-  if (per_pair) {
-    const DeckNode materials = map.require("materials");
-    h.materials = deck::read_name_pair(materials);
-    const std::vector<DeckNode> names = materials.items();
-    for (int k = 0; k < 2; ++k) check_known_name(names[k], spec, true, true);
-  }
-  return h;
-}
-
-OutputSpec read_output(const DeckNode& node, const SimulationSpec& spec) {
-  const DeckMap map = node.map({"directory", "every", "fields", "history", "checkpoint_every"});
-  OutputSpec out;
-  if (auto dir = map.get("directory")) out.directory = read_name(*dir);
-  out.every = non_negative(map, "every", out.every);
-  if (auto fields = map.get("fields")) {
-    out.fields.clear();
-    const std::vector<std::string_view> known(kOutputFieldNames.begin(), kOutputFieldNames.end());
-    for (const DeckNode& item : fields->items()) {
-      const std::string name = read_name(item);
-      bool ok = false;
-      for (std::string_view k : known) ok = ok || k == name;
-      if (!ok) {
-        const std::string near = closest_name(name, known);
-        if (!near.empty())
-          item.fail(fmt::format("unknown output field '{}'; did you mean '{}'?", name, near));
-        item.fail(fmt::format("unknown output field '{}'; expected {}", name, join_choices(known)));
-      }
-      for (const std::string& seen : out.fields)
-        if (seen == name) item.fail(fmt::format("duplicate output field '{}'", name));
-      out.fields.push_back(name);
-    }
-  }
-  if (auto history = map.get("history")) {
-    for (const DeckNode& item : history->items()) {
-      HistorySpec h = read_history(item, spec);
-      for (const HistorySpec& seen : out.history)
-        if (seen.quantity == h.quantity && seen.body == h.body && seen.materials == h.materials)
-          item.fail("duplicate history entry (it would repeat the same columns)");
-      out.history.push_back(h);
-    }
-  }
-  out.checkpoint_every = map.optional_number("checkpoint_every");
-  if (out.checkpoint_every && !(*out.checkpoint_every > 0.0))
-    map.get("checkpoint_every")->fail(fmt::format("must be > 0, got {}", *out.checkpoint_every));
-  return out;
-}
-
 // ---- the whole deck -------------------------------------------------------------------------
 // The section of the method the deck does not use: reading it silently would hide a deck that
 // sets, say, pd.contact.friction and runs MPM.
@@ -354,7 +131,7 @@ SimulationSpec read_spec(const DeckNode& root) {
   spec.time = read_time(top.require("time"));
   if (auto gravity = top.get("gravity")) spec.gravity = read_vector(*gravity, spec.dimension);
   spec.gravity_ramp = non_negative(top, "gravity_ramp", spec.gravity_ramp);
-  read_materials(top.require("materials"), spec);
+  deck::read_materials(top.require("materials"), spec);
   if (spec.method == Method::Mpm) {
     reject_other_method(top, "pd", "mpm");
     const DeckNode mpm = require_section(top, "mpm", "grid", "an mpm deck needs a background grid");
@@ -364,11 +141,11 @@ SimulationSpec read_spec(const DeckNode& root) {
     const DeckNode pd = require_section(top, "pd", "spacing", "a pd deck needs a lattice spacing");
     spec.pd = deck::read_pd(pd, spec);
   }
-  read_bodies(top.require("bodies"), spec);
+  deck::read_bodies(top.require("bodies"), spec);
   if (auto bcs = top.get("boundary_conditions"))
     for (const DeckNode& item : bcs->items())
-      spec.boundary_conditions.push_back(read_boundary_condition(item, spec.dimension));
-  if (auto output = top.get("output")) spec.output = read_output(*output, spec);
+      spec.boundary_conditions.push_back(deck::read_boundary_condition(item, spec.dimension));
+  if (auto output = top.get("output")) spec.output = deck::read_output(*output, spec);
   return spec;
 }
 

@@ -78,6 +78,17 @@ ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
 // Degrees to the unit vector (sin p cos a, sin p sin a, cos p), exact at multiples of 90 degrees.
 Vec3 normal_from_angles(double polar_degrees, double azimuth_degrees);
 
+// ---- materials, bodies, boundary conditions (deck_bodies.cpp) -------------------------------
+// Appends to spec.materials / spec.bodies; `spec` already holds method, dimension (and, for
+// bodies, materials and the MPM grid).
+void read_materials(const DeckNode& node, SimulationSpec& spec);
+void read_bodies(const DeckNode& node, SimulationSpec& spec);
+BoundaryConditionSpec read_boundary_condition(const DeckNode& node, int dimension);
+
+// ---- output (deck_output.cpp) ----------------------------------------------------------------
+// `spec` already holds materials and bodies (history entries name them).
+OutputSpec read_output(const DeckNode& node, const SimulationSpec& spec);
+
 // ---- method sections (deck_mpm.cpp, deck_pd.cpp) --------------------------------------------
 // `spec` already holds dimension and materials.
 MpmSpec read_mpm(const DeckNode& node, const SimulationSpec& spec);
