@@ -228,6 +228,13 @@ void PdSimulation<Dim>::step() {
 }
 
 template <int Dim>
+void PdSimulation<Dim>::recompute_forces() {
+  accumulate_forces();
+  update_damage();
+  stress_step_ = -1;
+}
+
+template <int Dim>
 void PdSimulation<Dim>::accumulate_forces() {
   std::fill(force_.begin(), force_.end(), Vec<Dim>::Zero());
   add_bond_forces();

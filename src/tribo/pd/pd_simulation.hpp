@@ -45,8 +45,12 @@ class PdSimulation final : public Simulation<Dim> {
   std::vector<Vec<Dim>>& applied_force() { return applied_force_; }
   // Total force on each point at the current state (N): bonds, contact, gravity, loads.
   const std::vector<Vec<Dim>>& force() const { return force_; }
-  // Velocities (m/s), writable for initial conditions the deck cannot express (a mode shape).
+  // Positions and velocities, writable for initial conditions the deck cannot express (a mode
+  // shape, a pre-strain). After editing positions call recompute_forces(), which evaluates the
+  // forces (breaking bonds past their critical stretch) at the current state for the next step.
+  std::vector<Vec<Dim>>& position() { return particles_.position; }
   std::vector<Vec<Dim>>& velocity() { return particles_.velocity; }
+  void recompute_forces();
 
  private:
   struct BodyModel {
