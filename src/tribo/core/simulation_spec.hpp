@@ -122,7 +122,7 @@ struct PdSpec {
   // Mass-proportional damping coefficient (1/s) for dynamic relaxation; 0 = undamped.
   double damping = 0.0;
   // A pre-crack: a polyline in the x-y plane (z ignored; in 3D it cuts through all z). Bonds
-  // whose reference segment crosses it start broken (Silling & Askari 2005, sec. 4).
+  // whose reference segment crosses it start broken (Silling & Askari 2005).
   struct Precrack {
     std::vector<Vec3> points;
   };

@@ -1,6 +1,6 @@
 #pragma once
 // Pre-cracks: bonds whose reference segment crosses a given polyline start broken, the usual way
-// to put a notch into a PD body (Silling & Askari 2005, sec. 6, the pre-cracked plate). Tested
+// to put a notch into a PD body (Silling & Askari 2005, the pre-cracked plate). Tested
 // in the x-y plane; in 3D the polyline cuts through every z.
 #include <span>
 #include <vector>
