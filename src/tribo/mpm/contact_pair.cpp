@@ -101,6 +101,7 @@ PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const Co
     }
   }
   result.in_contact = true;
+  result.sticking = outcome.sticking;
   result.frictional_work = outcome.frictional_work;
   // The impulse is the change of a; b gets exactly its negative. A rigid field keeps its imposed
   // velocity (its infinite mass absorbs the change).

@@ -11,6 +11,7 @@ namespace tribo::mpm {
 template <int Dim>
 struct PairContactResult {
   bool in_contact = false;                       // the law acted at this node
+  bool sticking = false;                         // no relative tangential motion after the change
   Vec<Dim> momentum_change_a = Vec<Dim>::Zero(); // N s; zero when a is rigid
   Vec<Dim> momentum_change_b = Vec<Dim>::Zero(); // N s; exactly -momentum_change_a for two deformable
                                                  // fields, zero when b is rigid

@@ -1,0 +1,52 @@
+#pragma once
+// The built-in validation problems behind `tribo validate` and the validation tests: each runs a
+// deck of examples/ (or a problem built in code) and compares a measured quantity with its
+// analytic or published reference.
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tribo/core/simulation_spec.hpp"
+
+namespace tribo::app {
+
+struct ValidationRow {
+  std::string problem;
+  std::string quantity;
+  double reference = 0.0;
+  double result = 0.0;
+  double error = 0.0;      // relative, or absolute when `absolute` is set
+  double tolerance = 0.0;
+  bool absolute = false;
+  bool pass = false;
+};
+
+// Relative comparison |result - reference| / |reference| <= tolerance.
+ValidationRow compare_relative(const std::string& problem, const std::string& quantity, double reference,
+                               double result, double tolerance);
+// Absolute comparison |result - reference| <= tolerance (for quantities whose reference is 0).
+ValidationRow compare_absolute(const std::string& problem, const std::string& quantity, double reference,
+                               double result, double tolerance);
+
+struct ValidationProblem {
+  std::string name;
+  std::string description;
+  std::function<std::vector<ValidationRow>()> run;
+};
+
+// Every problem, MPM first, then PD.
+const std::vector<ValidationProblem>& validation_problems();
+// Runs one problem by name; throws std::invalid_argument naming the known problems when unknown.
+std::vector<ValidationRow> run_validation_problem(const std::string& name);
+
+// The examples folder (TRIBO_EXAMPLES in the environment, else the source tree's examples/).
+std::filesystem::path examples_directory();
+// Reads examples/NAME, for validation runs.
+SimulationSpec load_example(const std::string& name);
+
+// Problems by method, registered in validation_problems().
+void add_mpm_validation_problems(std::vector<ValidationProblem>& problems);
+void add_pd_validation_problems(std::vector<ValidationProblem>& problems);
+
+}  // namespace tribo::app
