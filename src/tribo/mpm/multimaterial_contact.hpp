@@ -12,8 +12,9 @@
 
 namespace tribo::mpm {
 
-// Contact impulses of one step (after the momentum update only: that is the contact force of the
-// step, Nairn's f += dp/dt) and the frictional work of that stage.
+// Contact impulses of one step and the frictional work, summed over the contact passes whose
+// momentum changes reach the particles (after extrapolation and after the momentum update; not the
+// MUSL re-extrapolation, which only feeds the velocity gradient).
 template <int Dim>
 struct ContactAccumulator {
   int fields = 0;
@@ -34,6 +35,6 @@ struct ContactAccumulator {
 template <int Dim>
 void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, const FieldLayout& layout,
                                  const MpmContactSpec& settings, double dt, ContactStage stage,
-                                 ContactAccumulator<Dim>& accumulator);
+                                 ContactAccumulator<Dim>* accumulator);  // null: do not record
 
 }  // namespace tribo::mpm
