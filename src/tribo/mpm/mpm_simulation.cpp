@@ -11,6 +11,9 @@
 #include "tribo/mpm/constitutive.hpp"
 #include "tribo/mpm/multimaterial_contact.hpp"
 #include "tribo/mpm/particle_filling.hpp"
+#include "tribo/mpm/particle_sort.hpp"
+#include "tribo/mpm/scatter_partition.hpp"
+#include "tribo/mpm/scatter_stencil.hpp"
 #include "tribo/mpm/stencil.hpp"
 
 namespace tribo::mpm {
@@ -91,6 +94,7 @@ class MpmSimulation final : public Simulation<Dim> {
   template <class Shape>
   void update_stress();
   void move_particles();
+  void sort_particles_by_cell();
   void apply_contact(ContactStage stage, bool record = true);
   void impose_boundary_conditions();
 
@@ -114,6 +118,12 @@ class MpmSimulation final : public Simulation<Dim> {
   long steps_ = 0;
   double half_width_ = 0.25;  // GIMP particle half-size, in cells
   double frictional_work_ = 0.0;
+  // Particle-to-grid in parallel (scatter_partition.hpp) and the periodic sort by cell
+  // (particle_sort.hpp): every per-particle array above must be permuted in
+  // sort_particles_by_cell().
+  ScatterPartition<Dim> partition_;
+  ParticleSorter<Dim> sorter_;
+  static constexpr int kSortInterval = 20;  // steps between sorts
 };
 
 template <int Dim>
@@ -139,6 +149,8 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
   }
   for (const MaterialSpec& m : spec_.materials) elastic_.push_back(ElasticConstants::of(m));
   nodes_.allocate(grid_.node_count(), layout_.fields);
+  partition_.allocate(grid_, n);
+  sorter_.allocate(grid_, n);
   boundary_ = GridBoundaryConditions<Dim>::from(spec_, grid_);
   contact_.resize(layout_.fields);
 
@@ -164,6 +176,7 @@ template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::step_with() {
   const UpdateScheme scheme = spec_.mpm.update;
+  if (steps_ % kSortInterval == 0) sort_particles_by_cell();
   nodes_.clear();
   contact_.clear();
   // A ramp loads the bodies quasi-statically (no dynamic overshoot of the contact forces).
@@ -200,54 +213,86 @@ void MpmSimulation<Dim>::step_with() {
 }
 
 // Particles to grid: mass, momentum, the contact quantities and (USL/MUSL) the forces from the
-// stress of the last step: f_I = -sum V_p sigma_p grad S_I + sum S_I m_p g.
+// stress of the last step: f_I = -sum V_p sigma_p grad S_I + sum S_I m_p g. In parallel over the
+// slabs of scatter_partition.hpp: no two threads write one node, and every nodal sum is taken in
+// one order whatever the number of threads.
 template <int Dim>
 template <class Shape, bool WithForces>
 void MpmSimulation<Dim>::extrapolate_to_grid() {
-  const int F = layout_.fields;
-  const bool contact_data = nodes_.with_contact_data;
-  Stencil<Dim, Shape> s;
-  for (std::size_t p = 0; p < particles_.size(); ++p) {
-    s.compute(grid_, particles_.position[p], half_width_);
-    const double m = particles_.mass[p];
-    const double V = particles_.volume[p];
-    const Vec<Dim> mv = m * particles_.velocity[p];
-    const Mat<Dim> sigma_V = V * particles_.stress[p].template topLeftCorner<Dim, Dim>();
-    const bool rigid = rigid_[p];
-    const Vec<Dim> u = particles_.position[p] - particles_.reference_position[p];
-    const int f = field_[p];
-    for (int k = 0; k < s.size; ++k) {
-      const long i = s.node[k] * F + f;
-      const double w = s.weight[k];
-      nodes_.mass[i] += w * m;
-      nodes_.momentum[i] += w * mv;
-      if constexpr (WithForces)
-        if (!rigid) nodes_.force[i] += w * m * gravity_ - sigma_V * s.gradient[k];
-      if (contact_data) {
-        nodes_.volume[i] += w * V;
-        nodes_.volume_gradient[i] += V * s.gradient[k];
-        nodes_.mass_gradient[i] += m * s.gradient[k];
-        nodes_.mass_displacement[i] += (w * m) * u;
-        nodes_.mass_position[i] += (w * m) * particles_.position[p];
+  partition_.bin(grid_, particles_.position);
+  const auto scatter = [&](auto with_contact_data) {
+    constexpr bool kContactData = decltype(with_contact_data)::value;
+    const int F = layout_.fields;
+    const Grid<Dim>& grid = grid_;
+    const double half_width = half_width_;
+    const Vec<Dim> gravity = gravity_;
+    const Vec<Dim>* position = particles_.position.data();
+    const Vec<Dim>* reference = particles_.reference_position.data();
+    const Vec<Dim>* velocity = particles_.velocity.data();
+    const double* mass = particles_.mass.data();
+    const double* volume = particles_.volume.data();
+    const Mat3* stress = particles_.stress.data();
+    const char* rigid = rigid_.data();
+    const int* field = field_.data();
+    double* node_mass = nodes_.mass.data();
+    Vec<Dim>* node_momentum = nodes_.momentum.data();
+    Vec<Dim>* node_force = nodes_.force.data();
+    double* node_volume = nodes_.volume.data();
+    Vec<Dim>* node_volume_gradient = nodes_.volume_gradient.data();
+    Vec<Dim>* node_mass_gradient = nodes_.mass_gradient.data();
+    Vec<Dim>* node_mass_displacement = nodes_.mass_displacement.data();
+    Vec<Dim>* node_mass_position = nodes_.mass_position.data();
+    partition_.for_each_particle([&](long p) {
+      ScatterStencil<Dim, Shape> s;
+      s.compute(grid, position[p], half_width);
+      const double m = mass[p];
+      const double V = volume[p];
+      const Vec<Dim> mv = m * velocity[p];
+      const Vec<Dim> mg = m * gravity;
+      const Mat<Dim> sigma_V = V * stress[p].template topLeftCorner<Dim, Dim>();
+      const bool with_force = WithForces && !rigid[p];
+      const Vec<Dim> mx = m * position[p];
+      const Vec<Dim> mu = m * (position[p] - reference[p]);
+      const long f = field[p];
+      for (int k = 0; k < s.size; ++k) {
+        const long i = s.node[k] * F + f;
+        const double w = s.weight[k];
+        node_mass[i] += w * m;
+        node_momentum[i] += w * mv;
+        if (with_force) node_force[i] += w * mg - sigma_V * s.gradient[k];
+        if constexpr (kContactData) {
+          node_volume[i] += w * V;
+          node_volume_gradient[i] += V * s.gradient[k];
+          node_mass_gradient[i] += m * s.gradient[k];
+          node_mass_displacement[i] += w * mu;
+          node_mass_position[i] += w * mx;
+        }
       }
-    }
-  }
+    });
+  };
+  if (nodes_.with_contact_data) scatter(std::true_type{});
+  else scatter(std::false_type{});
 }
 
+// USF: the forces from the stress just updated, f_I = -sum V_p sigma_p grad S_I + sum S_I m_p g,
+// in parallel as extrapolate_to_grid.
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::extrapolate_forces() {
+  partition_.bin(grid_, particles_.position);
   const int F = layout_.fields;
-  Stencil<Dim, Shape> s;
-  for (std::size_t p = 0; p < particles_.size(); ++p) {
-    if (rigid_[p]) continue;
-    s.compute(grid_, particles_.position[p], half_width_);
-    const double m = particles_.mass[p];
+  const Grid<Dim>& grid = grid_;
+  const double half_width = half_width_;
+  const Vec<Dim> gravity = gravity_;
+  partition_.for_each_particle([&](long p) {
+    if (rigid_[p]) return;
+    ScatterStencil<Dim, Shape> s;
+    s.compute(grid, particles_.position[p], half_width);
+    const Vec<Dim> mg = particles_.mass[p] * gravity;
     const Mat<Dim> sigma_V = particles_.volume[p] * particles_.stress[p].template topLeftCorner<Dim, Dim>();
-    const int f = field_[p];
-    for (int k = 0; k < s.size; ++k)
-      nodes_.force[s.node[k] * F + f] += s.weight[k] * m * gravity_ - sigma_V * s.gradient[k];
-  }
+    const long f = field_[p];
+    for (int k = 0; k < s.size; ++k) nodes_.force[s.node[k] * F + f] += s.weight[k] * mg - sigma_V * s.gradient[k];
+  });
 }
 
 // p_I += f_I dt on deformable fields; rigid fields keep their imposed momentum.
@@ -308,19 +353,25 @@ void MpmSimulation<Dim>::update_particles() {
 }
 
 // MUSL (Sulsky et al. 1995): the updated particle momenta back to the grid, with the stencil of
-// the start of the step, so that the velocity gradient comes from the new velocities.
+// the start of the step, so that the velocity gradient comes from the new velocities. In parallel
+// as extrapolate_to_grid.
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::reextrapolate_momenta() {
   const int F = layout_.fields;
-  std::fill(nodes_.momentum.begin(), nodes_.momentum.end(), Vec<Dim>::Zero());
-  Stencil<Dim, Shape> s;
-  for (std::size_t p = 0; p < particles_.size(); ++p) {
-    s.compute(grid_, particles_.position[p], half_width_);
+  const long entries = static_cast<long>(nodes_.momentum.size());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < entries; ++i) nodes_.momentum[i].setZero();
+  partition_.bin(grid_, particles_.position);
+  const Grid<Dim>& grid = grid_;
+  const double half_width = half_width_;
+  partition_.for_each_particle([&](long p) {
+    ScatterStencil<Dim, Shape> s;
+    s.compute(grid, particles_.position[p], half_width);
     const Vec<Dim> mv = particles_.mass[p] * particles_.velocity[p];
-    const int f = field_[p];
+    const long f = field_[p];
     for (int k = 0; k < s.size; ++k) nodes_.momentum[s.node[k] * F + f] += s.weight[k] * mv;
-  }
+  });
 }
 
 // x_p <- x_p + dt v_move, after the stress update so that every gradient of the step is taken
@@ -330,6 +381,19 @@ void MpmSimulation<Dim>::move_particles() {
   const long n = static_cast<long>(particles_.size());
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < n; ++p) particles_.position[p] += dt_ * grid_velocity_[p];
+}
+
+// Every per-particle array of the solver, reordered together by grid cell (particle_sort.hpp).
+template <int Dim>
+void MpmSimulation<Dim>::sort_particles_by_cell() {
+  // Particles<Dim> holds ten arrays; a new one must be added to the permutation below.
+  static_assert(sizeof(Particles<Dim>) == 10 * sizeof(std::vector<int>),
+                "a new per-particle array of Particles must be permuted in sort_particles_by_cell");
+  if (!sorter_.sort_by_cell(grid_, particles_.position)) return;
+  Particles<Dim>& q = particles_;
+  sorter_.permute(q.position, q.reference_position, q.velocity, q.mass, q.volume, q.reference_volume, q.body,
+                  q.material, q.stress, q.damage, deformation_gradient_, grid_velocity_, strain_energy_density_,
+                  field_, rigid_);
 }
 
 // Velocity gradient from the particle's own field, F <- (I + L dt) F, stress from F.

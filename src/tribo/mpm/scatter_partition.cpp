@@ -1,0 +1,51 @@
+#include "tribo/mpm/scatter_partition.hpp"
+
+#include <algorithm>
+
+namespace tribo::mpm {
+
+template <int Dim>
+void ScatterPartition<Dim>::allocate(const Grid<Dim>& grid, std::size_t particle_count) {
+  // The axis with the most cells gives the most slabs (the last one on a tie: its slabs are
+  // contiguous ranges of the flat node index).
+  axis_ = Dim - 1;
+  for (int d = Dim - 2; d >= 0; --d)
+    if (grid.nodes[d] > grid.nodes[axis_]) axis_ = d;
+  const int cells = std::max(1, grid.nodes[axis_] - 1);
+  slabs_ = (cells + kSlabCells - 1) / kSlabCells;
+  origin_ = grid.origin[axis_];
+  cell_ = grid.cell[axis_];
+  slab_of_.assign(particle_count, 0);
+  order_.assign(particle_count, 0);
+  begin_.assign(slabs_ + 1, 0);
+}
+
+template <int Dim>
+void ScatterPartition<Dim>::bin(const Grid<Dim>& grid, const std::vector<Vec<Dim>>& positions) {
+  const long n = static_cast<long>(positions.size());
+  if (static_cast<long>(order_.size()) != n) allocate(grid, positions.size());  // never in a run
+  const int axis = axis_, slabs = slabs_;
+  const double origin = origin_, cell = cell_;
+#pragma omp parallel for schedule(static)
+  for (long p = 0; p < n; ++p) {
+    // The cell by the very expression of the stencils (x - origin) / h, so that the nodes the
+    // particle's stencil touches are those of its slab's range; a particle off the grid (about to
+    // fail the health check) goes to the nearest slab.
+    const double c = std::floor((positions[p][axis] - origin) / cell);
+    const double last = static_cast<double>(slabs * kSlabCells - 1);
+    slab_of_[p] = static_cast<int>(std::clamp(c, 0.0, last)) / kSlabCells;
+  }
+  std::fill(begin_.begin(), begin_.end(), 0L);
+  for (long p = 0; p < n; ++p) ++begin_[slab_of_[p] + 1];
+  for (int s = 0; s < slabs; ++s) begin_[s + 1] += begin_[s];
+  // Stable placement: the next free place of each slab, walking particles in increasing index.
+  // begin_[s] is advanced to the end of slab s, then shifted back.
+  for (long p = 0; p < n; ++p) order_[begin_[slab_of_[p]]++] = static_cast<int>(p);
+  for (int s = slabs; s > 0; --s) begin_[s] = begin_[s - 1];
+  begin_[0] = 0;
+}
+
+template class ScatterPartition<2>;
+template class ScatterPartition<3>;
+
+}  // namespace tribo::mpm
