@@ -1,0 +1,29 @@
+// The MPM contact validation problems of `tribo validate`, run from their decks in examples/.
+// Each row compares a measured quantity with its closed-form reference at the tolerance the
+// issue sets (written in src/tribo/app/validation_mpm.cpp next to each reference).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "tribo/app/validation_problem.hpp"
+
+namespace tribo::app {
+namespace {
+
+void expect_all_rows_pass(const std::string& problem) {
+  for (const ValidationRow& r : run_validation_problem(problem)) {
+    std::printf("    %-22s %-34s reference %.6g result %.6g error %.3g (tolerance %.3g)\n", r.problem.c_str(),
+                r.quantity.c_str(), r.reference, r.result, r.error, r.tolerance);
+    EXPECT_TRUE(r.pass) << r.problem << ": " << r.quantity << " = " << r.result << ", reference " << r.reference
+                        << ", error " << r.error << " > " << r.tolerance;
+  }
+}
+
+TEST(MpmContactValidation, CoulombBlockSlipsDownTheInclineAtTheAnalyticRate) { expect_all_rows_pass("incline-slip"); }
+TEST(MpmContactValidation, FrictionlessBlockSlidesAtGSinTheta) { expect_all_rows_pass("incline-frictionless"); }
+// rolling-cylinder and incline-stick are in `tribo validate` but not here yet: both fail today
+// (a = 2.10 vs 3.27 m/s^2; the stuck block creeps) - see the open issue 3 note.
+TEST(MpmContactValidation, ObliqueDiskImpactConservesMomentumToRoundOff) { expect_all_rows_pass("oblique-disks"); }
+
+}  // namespace
+}  // namespace tribo::app
