@@ -2,11 +2,13 @@
 
 #include <cmath>
 
+#include "tribo/pd/parallel.hpp"
+
 namespace tribo::pd {
 
 void lps_weighted_volume(PointRange range, const BondFamilies& bonds,
                          std::span<const double> weight, std::span<double> weighted_volume) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
   for (int i = range.begin; i < range.end; ++i) {
     double m = 0.0;
     for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
@@ -27,7 +29,7 @@ void lps_dilatation(PointRange range, double stretch_limit, std::span<const Vec<
   const double* length = bonds.reference_length.data();
   const Vec<Dim>* x = position.data();
   double* w = weight.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
   for (int i = range.begin; i < range.end; ++i) {
     const Vec<Dim> xi = x[i];
     double sum = 0.0;
@@ -53,7 +55,7 @@ void lps_force_coefficients(PointRange range, double bulk_modulus, double shear_
                             std::span<const double> weighted_volume,
                             std::span<const double> dilatation, std::span<double> coefficient,
                             std::span<double> alpha) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(range.size()))
   for (int i = range.begin; i < range.end; ++i) {
     const double m = weighted_volume[i];
     if (m <= 0.0) {
@@ -77,7 +79,7 @@ void add_lps_forces(PointRange range, std::span<const Vec<Dim>> position,
   const double* w = weight.data();
   const double* a = coefficient.data();
   const double* al = alpha.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
   for (int i = range.begin; i < range.end; ++i) {
     const Vec<Dim> xi = x[i];
     const double ai = a[i], ali = al[i];
@@ -101,7 +103,7 @@ void lps_point_energy(PointRange range, double bulk_modulus, std::span<const Vec
                       std::span<const double> volume, const BondFamilies& bonds,
                       std::span<const double> weight, std::span<const double> dilatation,
                       std::span<const double> alpha, std::span<double> energy) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
   for (int i = range.begin; i < range.end; ++i) {
     const double theta = dilatation[i];
     double deviatoric = 0.0;
@@ -121,7 +123,7 @@ void lps_stress(PointRange range, std::span<const Vec<Dim>> position,
                 std::span<const Vec<Dim>> reference_position, const BondFamilies& bonds,
                 std::span<const double> weight, std::span<const double> coefficient,
                 std::span<const double> alpha, std::span<Mat3> stress) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
   for (int i = range.begin; i < range.end; ++i) {
     Mat<Dim> s = Mat<Dim>::Zero();
     for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {

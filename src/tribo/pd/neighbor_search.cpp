@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "tribo/pd/parallel.hpp"
+
 namespace tribo::pd {
 
 double partial_volume_fraction(double r, double horizon, double spacing) {
@@ -122,7 +124,7 @@ BondFamilies build_bond_families(const NeighborSearchInput<Dim>& input) {
   bonds.offset.assign(n + 1, 0);
   for (int g = 0; g < groups; ++g) {
     const auto& m = members[g];
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(64 * std::int64_t(m.size())))
     for (std::size_t k = 0; k < m.size(); ++k) {
       std::int64_t count = 0;
       for_each_neighbor<Dim>(grids[g], x, m[k], radius_squared, [&](int) { ++count; });
@@ -138,7 +140,7 @@ BondFamilies build_bond_families(const NeighborSearchInput<Dim>& input) {
 
   for (int g = 0; g < groups; ++g) {
     const auto& m = members[g];
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(64 * std::int64_t(m.size())))
     for (std::size_t k = 0; k < m.size(); ++k) {
       const int i = m[k];
       std::int64_t b = bonds.offset[i];

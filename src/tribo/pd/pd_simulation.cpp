@@ -10,6 +10,7 @@
 #include "tribo/pd/lps.hpp"
 #include "tribo/pd/material_constants.hpp"
 #include "tribo/pd/neighbor_search.hpp"
+#include "tribo/pd/parallel.hpp"
 #include "tribo/pd/pmb.hpp"
 #include "tribo/pd/precrack.hpp"
 #include "tribo/pd/spec_check.hpp"
@@ -282,7 +283,7 @@ void PdSimulation<Dim>::add_external_forces() {
   const Vec<Dim> g = from_vec3<Dim>(spec_.gravity);
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Rigid) continue;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(body.points.size()))
     for (int i = body.points.begin; i < body.points.end; ++i)
       force_[i] += particles_.mass[i] * g + applied_force_[i];
   }
@@ -297,7 +298,7 @@ void PdSimulation<Dim>::first_half_kick() {
   const double keep = 1.0 - spec_.pd.damping * half;
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Rigid) continue;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(body.points.size()))
     for (int i = body.points.begin; i < body.points.end; ++i)
       particles_.velocity[i] = keep * particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i];
   }
@@ -309,7 +310,7 @@ void PdSimulation<Dim>::second_half_kick() {
   const double scale = 1.0 / (1.0 + spec_.pd.damping * half);
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Rigid) continue;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(body.points.size()))
     for (int i = body.points.begin; i < body.points.end; ++i)
       particles_.velocity[i] =
           scale * (particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i]);
@@ -320,7 +321,7 @@ template <int Dim>
 void PdSimulation<Dim>::drift() {
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Rigid) continue;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(body.points.size()))
     for (int i = body.points.begin; i < body.points.end; ++i)
       particles_.position[i] += dt_ * particles_.velocity[i];
   }
@@ -346,7 +347,7 @@ void PdSimulation<Dim>::apply_velocity_conditions() {
 template <int Dim>
 void PdSimulation<Dim>::update_damage() {
   const int n = static_cast<int>(particles_.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(n))
   for (int i = 0; i < n; ++i)
     particles_.damage[i] = family_volume_[i] > 0.0 ? broken_volume_[i] / family_volume_[i] : 0.0;
 }
@@ -407,7 +408,7 @@ template <int Dim>
 void PdSimulation<Dim>::check_health() const {
   const int n = static_cast<int>(particles_.size());
   int bad = n;
-#pragma omp parallel for schedule(static) reduction(min : bad)
+#pragma omp parallel for schedule(static) reduction(min : bad) if (worth_threads(n))
   for (int i = 0; i < n; ++i)
     if (!particles_.position[i].allFinite() || !particles_.velocity[i].allFinite())
       bad = std::min(bad, i);

@@ -2,11 +2,13 @@
 
 #include <cmath>
 
+#include "tribo/pd/parallel.hpp"
+
 namespace tribo::pd {
 
 void pmb_bond_weights(PointRange range, double micromodulus, const BondFamilies& bonds,
                       std::span<const double> bond_factor, std::span<double> weight) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
   for (int i = range.begin; i < range.end; ++i) {
     for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
       const double lambda = bond_factor.empty() ? 1.0 : bond_factor[b];
@@ -25,7 +27,7 @@ void add_pmb_forces(PointRange range, double stretch_limit, std::span<const Vec<
   const double* length = bonds.reference_length.data();
   const Vec<Dim>* x = position.data();
   double* w = weight.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
   for (int i = range.begin; i < range.end; ++i) {
     const Vec<Dim> xi = x[i];
     Vec<Dim> sum = Vec<Dim>::Zero();
@@ -50,7 +52,7 @@ template <int Dim>
 void pmb_point_energy(PointRange range, std::span<const Vec<Dim>> position,
                       std::span<const double> volume, const BondFamilies& bonds,
                       std::span<const double> weight, std::span<double> energy) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
   for (int i = range.begin; i < range.end; ++i) {
     double e = 0.0;
     for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
@@ -68,7 +70,7 @@ template <int Dim>
 void pmb_stress(PointRange range, std::span<const Vec<Dim>> position,
                 std::span<const Vec<Dim>> reference_position, const BondFamilies& bonds,
                 std::span<const double> weight, std::span<Mat3> stress) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
   for (int i = range.begin; i < range.end; ++i) {
     Mat<Dim> s = Mat<Dim>::Zero();
     for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {

@@ -1,6 +1,8 @@
 #include "tribo/pd/surface_correction.hpp"
 
 #include <cmath>
+
+#include "tribo/pd/parallel.hpp"
 #include <numbers>
 
 namespace tribo::pd {
@@ -23,7 +25,7 @@ template <int Dim>
 void axial_energy_factors(PointRange range, std::span<const Vec<Dim>> reference_position,
                           const BondFamilies& bonds, int power, double poisson,
                           double full_integral, std::span<double> correction) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
   for (int i = range.begin; i < range.end; ++i) {
     Vec<Dim> sum = Vec<Dim>::Zero();
     for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
@@ -42,7 +44,7 @@ template <int Dim>
 void bond_correction_factors(PointRange range, std::span<const Vec<Dim>> reference_position,
                              const BondFamilies& bonds, std::span<const double> correction,
                              std::span<double> bond_factor) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
   for (int i = range.begin; i < range.end; ++i) {
     for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
       const int j = bonds.neighbor[b];
