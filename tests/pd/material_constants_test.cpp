@@ -1,12 +1,13 @@
 // PD material constants against the classical energies they are defined to match, integrated
 // here by quadrature over the horizon (not by the closed forms the code uses).
+#include "tribo/pd/material_constants.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 
 #include "spec_builder.hpp"
-#include "tribo/pd/material_constants.hpp"
 
 namespace tribo::pd {
 namespace {
@@ -44,11 +45,11 @@ TEST(PmbMicromodulus, TwoDimensionalFormMatchesThePlaneStressEnergyOfAnIsotropic
 }
 
 TEST(PmbMicromodulus, FullHorizonLengthIntegralIsTheQuadratureValue) {
-  EXPECT_NEAR(full_horizon_length_integral<3>(2e-3, 1.0) / (4 * pi * radial_integral(2e-3, 3)),
-              1.0, 1e-6);
-  EXPECT_NEAR(full_horizon_length_integral<2>(2e-3, 0.1) /
-                  (0.1 * 2 * pi * radial_integral(2e-3, 2)),
-              1.0, 1e-6);
+  EXPECT_NEAR(full_horizon_length_integral<3>(2e-3, 1.0) / (4 * pi * radial_integral(2e-3, 3)), 1.0,
+              1e-6);
+  EXPECT_NEAR(
+      full_horizon_length_integral<2>(2e-3, 0.1) / (0.1 * 2 * pi * radial_integral(2e-3, 2)), 1.0,
+      1e-6);
 }
 
 TEST(LpsConstants, PlaneStressBulkModulusAndShearFactorsAreTheClassicalOnes) {

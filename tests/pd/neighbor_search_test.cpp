@@ -1,5 +1,7 @@
 // Bond families from the cell-list search against a brute-force O(N^2) search, and the lattice
 // neighbour counts that follow from geometry alone.
+#include "tribo/pd/neighbor_search.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 
 #include "spec_builder.hpp"
 #include "tribo/pd/lattice.hpp"
-#include "tribo/pd/neighbor_search.hpp"
 
 namespace tribo::pd {
 namespace {
@@ -91,8 +92,8 @@ TEST(NeighborSearch, CellListFamiliesEqualBruteForceFamilies) {
       std::set<int> expected, found;
       for (std::size_t j = 0; j < x.size(); ++j) {
         const double r = (x[j] - x[i]).norm();
-        const bool inside = rule == PartialVolumeRule::Hhb ? r < radius * (1 - 1e-12)
-                                                           : r <= radius * (1 + 1e-12);
+        const bool inside =
+            rule == PartialVolumeRule::Hhb ? r < radius * (1 - 1e-12) : r <= radius * (1 + 1e-12);
         if (j != i && inside) expected.insert(static_cast<int>(j));
       }
       for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) found.insert(bonds.neighbor[b]);

@@ -1,5 +1,7 @@
 // The PD solver as the driver sees it: lattice filling, initial conditions, rigid bodies,
 // velocity conditions, gravity, the time step, errors, thread-count independence.
+#include "tribo/pd/pd_simulation.hpp"
+
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -9,7 +11,6 @@
 #include "spec_builder.hpp"
 #include "tribo/core/error.hpp"
 #include "tribo/pd/parallel.hpp"
-#include "tribo/pd/pd_simulation.hpp"
 #include "tribo/pd/precrack.hpp"
 
 namespace tribo::pd {
@@ -78,8 +79,9 @@ TEST(RigidBodies, ARigidBodyTranslatesAndRotatesExactlyAndCarriesNoBonds) {
   rigid.model = MaterialModel::Rigid;
   add_material(spec, rigid);
   add_body(spec, "block", 0, box(3, Vec3::Zero(), Vec3::Constant(4 * h)));
-  BodySpec& wall = add_body(spec, "wall", 1, box(3, Vec3(0.1, 0, 0), Vec3(0.1 + 6 * h, 2 * h, 3 * h)),
-                            Vec3(0.5, 0.0, -0.25));
+  BodySpec& wall =
+      add_body(spec, "wall", 1, box(3, Vec3(0.1, 0, 0), Vec3(0.1 + 6 * h, 2 * h, 3 * h)),
+               Vec3(0.5, 0.0, -0.25));
   wall.angular_velocity = Vec3(0.0, 0.0, 2.0);
   spec.gravity = Vec3(0, -9.81, 0);  // does not act on rigid bodies
   PdSimulation<3> sim(spec);
@@ -145,7 +147,8 @@ TEST(Gravity, AFreeBodyFallsWithConstantAcceleration) {
   const double t = sim.time();
   const auto& p = sim.particles();
   for (std::size_t i = 0; i < p.size(); ++i) {
-    const Vec3 expected = p.reference_position[i] + Vec3(0.1, 0.2, 0) * t + 0.5 * spec.gravity * t * t;
+    const Vec3 expected =
+        p.reference_position[i] + Vec3(0.1, 0.2, 0) * t + 0.5 * spec.gravity * t * t;
     EXPECT_LT((p.position[i] - expected).norm(), 1e-12);
   }
   const EnergyBreakdown e = sim.energy();
@@ -244,7 +247,7 @@ TEST(Precracks, BondsAcrossAPrecrackStartBrokenAndNoOthers) {
                        segments_cross(a, c, Vec2(5 * h, 10 * h), Vec2(8 * h, 13 * h));
       EXPECT_EQ(sim.bond_intact(b), !cut);
     }
-  EXPECT_GT(sim.particles().damage[9 * 20 + 2], 0.2);  // just below the crack
+  EXPECT_GT(sim.particles().damage[9 * 20 + 2], 0.2);   // just below the crack
   EXPECT_EQ(sim.particles().damage[2 * 20 + 15], 0.0);  // far from it
 }
 

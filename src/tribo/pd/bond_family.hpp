@@ -9,9 +9,9 @@
 namespace tribo::pd {
 
 struct BondFamilies {
-  std::vector<std::int64_t> offset;       // size points + 1
-  std::vector<std::int32_t> neighbor;     // j of each bond
-  std::vector<double> reference_length;   // |xi| = |X_j - X_i|, m
+  std::vector<std::int64_t> offset;      // size points + 1
+  std::vector<std::int32_t> neighbor;    // j of each bond
+  std::vector<double> reference_length;  // |xi| = |X_j - X_i|, m
   // Partial-volume fraction beta of the neighbour's cell inside the horizon (in [0.5, 1]), times
   // the neighbour's volume: beta V_j, m^3. The quadrature weight of the bond.
   std::vector<double> neighbor_volume;

@@ -31,8 +31,8 @@ LatticeBodies<Dim> fill_bodies(const SimulationSpec& spec) {
       Vec3 x = lo;
       for (int d = 0; d < Dim; ++d) x[d] = lo[d] + (c[d] + 0.5) * h;
       if (body.geometry.contains(x))
-        out.points.push_back(from_vec3<Dim>(x), Vec<Dim>::Zero(), material.density * volume,
-                             volume, static_cast<int>(b), body.material_index);
+        out.points.push_back(from_vec3<Dim>(x), Vec<Dim>::Zero(), material.density * volume, volume,
+                             static_cast<int>(b), body.material_index);
       int d = 0;
       for (; d < Dim; ++d) {
         if (++c[d] < count[d]) break;

@@ -19,8 +19,8 @@ struct PointRange {
 template <int Dim>
 struct LatticeBodies {
   Particles<Dim> points;
-  std::vector<PointRange> bodies;           // contiguous points of each body, deck order
-  std::vector<Vec<Dim>> centroid;           // initial centroid of each body, m
+  std::vector<PointRange> bodies;  // contiguous points of each body, deck order
+  std::vector<Vec<Dim>> centroid;  // initial centroid of each body, m
 };
 
 // Volume of one lattice point: h^Dim, times the thickness in 2D.

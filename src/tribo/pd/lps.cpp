@@ -142,25 +142,24 @@ void lps_stress(PointRange range, std::span<const Vec<Dim>> position,
   }
 }
 
-#define TRIBO_PD_LPS_INSTANTIATE(D)                                                              \
-  template void lps_dilatation<D>(PointRange, double, std::span<const Vec<D>>,                   \
-                                  const BondFamilies&, std::span<const double>,                 \
-                                  std::span<double>, std::span<double>, std::span<double>);     \
-  template void lps_force_coefficients<D>(PointRange, double, double, std::span<const double>,   \
-                                          std::span<const double>, std::span<double>,           \
-                                          std::span<double>);                                   \
-  template void add_lps_forces<D>(PointRange, std::span<const Vec<D>>, std::span<const double>,  \
-                                  const BondFamilies&, std::span<const double>,                 \
-                                  std::span<const double>, std::span<const double>,             \
-                                  std::span<Vec<D>>);                                           \
-  template void lps_point_energy<D>(PointRange, double, std::span<const Vec<D>>,                 \
-                                    std::span<const double>, const BondFamilies&,               \
-                                    std::span<const double>, std::span<const double>,           \
-                                    std::span<const double>, std::span<double>);                \
-  template void lps_stress<D>(PointRange, std::span<const Vec<D>>, std::span<const Vec<D>>,      \
-                              const BondFamilies&, std::span<const double>,                     \
-                              std::span<const double>, std::span<const double>,                 \
-                              std::span<Mat3>);
+#define TRIBO_PD_LPS_INSTANTIATE(D)                                                                \
+  template void lps_dilatation<D>(PointRange, double, std::span<const Vec<D>>,                     \
+                                  const BondFamilies&, std::span<const double>, std::span<double>, \
+                                  std::span<double>, std::span<double>);                           \
+  template void lps_force_coefficients<D>(PointRange, double, double, std::span<const double>,     \
+                                          std::span<const double>, std::span<double>,              \
+                                          std::span<double>);                                      \
+  template void add_lps_forces<D>(PointRange, std::span<const Vec<D>>, std::span<const double>,    \
+                                  const BondFamilies&, std::span<const double>,                    \
+                                  std::span<const double>, std::span<const double>,                \
+                                  std::span<Vec<D>>);                                              \
+  template void lps_point_energy<D>(PointRange, double, std::span<const Vec<D>>,                   \
+                                    std::span<const double>, const BondFamilies&,                  \
+                                    std::span<const double>, std::span<const double>,              \
+                                    std::span<const double>, std::span<double>);                   \
+  template void lps_stress<D>(PointRange, std::span<const Vec<D>>, std::span<const Vec<D>>,        \
+                              const BondFamilies&, std::span<const double>,                        \
+                              std::span<const double>, std::span<const double>, std::span<Mat3>);
 TRIBO_PD_LPS_INSTANTIATE(2)
 TRIBO_PD_LPS_INSTANTIATE(3)
 #undef TRIBO_PD_LPS_INSTANTIATE

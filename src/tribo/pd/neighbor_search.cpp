@@ -107,8 +107,8 @@ BondFamilies build_bond_families(const NeighborSearchInput<Dim>& input) {
   const double delta = input.horizon;
   const double radius = family_radius(input.rule, delta, input.spacing);
   const double radius_squared = input.rule == PartialVolumeRule::Hhb
-                                   ? radius * radius * (1.0 - 1e-10)
-                                   : radius * radius * (1.0 + 1e-10);
+                                    ? radius * radius * (1.0 - 1e-10)
+                                    : radius * radius * (1.0 + 1e-10);
 
   // Group the bonded points by body; each body gets its own grid over its own bounds.
   int groups = 0;

@@ -38,11 +38,11 @@ double family_radius(PartialVolumeRule rule, double horizon, double spacing);
 template <int Dim>
 struct NeighborSearchInput {
   const std::vector<Vec<Dim>>* reference_position = nullptr;
-  const std::vector<double>* volume = nullptr;   // m^3 per point
-  const std::vector<int>* group = nullptr;       // body index per point
-  const std::vector<char>* bonded = nullptr;     // may be null: all bonded
-  double horizon = 0.0;                          // m
-  double spacing = 0.0;                          // m, lattice spacing (partial volumes)
+  const std::vector<double>* volume = nullptr;  // m^3 per point
+  const std::vector<int>* group = nullptr;      // body index per point
+  const std::vector<char>* bonded = nullptr;    // may be null: all bonded
+  double horizon = 0.0;                         // m
+  double spacing = 0.0;                         // m, lattice spacing (partial volumes)
   PartialVolumeRule rule = PartialVolumeRule::Hhb;
 };
 

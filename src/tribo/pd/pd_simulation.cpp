@@ -1,8 +1,9 @@
 #include "tribo/pd/pd_simulation.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 #include <utility>
 
@@ -116,30 +117,52 @@ void PdSimulation<Dim>::set_up_bonds() {
     for (std::int64_t b = bonds_.begin(i); b < bonds_.end(i); ++b)
       family_volume_[i] += bonds_.neighbor_volume[b];
 
-  // Surface correction factors lambda_ij (surface_correction.hpp), by body: PMB weights bonds
-  // by |xi| in its energy, LPS by |xi|^2.
+  const std::vector<double> factor = surface_correction_factors();
+  set_bond_weights(factor);
+
+  std::vector<std::vector<Vec3>> polylines;
+  for (const auto& crack : spec_.pd.precracks) polylines.push_back(crack.points);
+  if (!polylines.empty())
+    break_precrack_bonds<Dim>(polylines, all(std::as_const(particles_.reference_position)), bonds_,
+                              all(bond_weight_), all(broken_volume_));
+}
+
+// lambda_ij of every bond (surface_correction.hpp), body by body: PMB's energy weights bonds by
+// |xi|, LPS' by |xi|^2. Empty when the correction is off.
+template <int Dim>
+std::vector<double> PdSimulation<Dim>::surface_correction_factors() const {
   std::vector<double> correction, bond_factor;
-  const auto X = all(std::as_const(particles_.reference_position));
+  if (!spec_.pd.surface_correction) return bond_factor;
+  const std::size_t n = particles_.size();
+  const double delta = spec_.pd.horizon * spec_.pd.spacing;
+  const auto X = all(particles_.reference_position);
+  correction.assign(Dim * n, 1.0);
+  bond_factor.assign(bonds_.bond_count(), 1.0);
   for (const BodyModel& body : body_models_) {
-    if (!spec_.pd.surface_correction || body.model == MaterialModel::Rigid) continue;
+    if (body.model == MaterialModel::Rigid) continue;
     const int power = body.model == MaterialModel::Pmb ? 1 : 2;
     const double nu = spec_.materials[particles_.material[body.points.begin]].poisson_ratio;
-    correction.resize(Dim * n, 1.0);
-    bond_factor.resize(bonds_.bond_count(), 1.0);
-    axial_energy_factors<Dim>(
-        body.points, X, bonds_, power, nu,
-        full_horizon_axial_integral<Dim>(delta, spec_.thickness, power, nu), all(correction));
+    axial_energy_factors<Dim>(body.points, X, bonds_, power, nu,
+                              full_horizon_axial_integral<Dim>(delta, spec_.thickness, power, nu),
+                              all(correction));
     bond_correction_factors<Dim>(body.points, X, bonds_, all(std::as_const(correction)),
                                  all(bond_factor));
   }
-  const auto factor = bond_factor.empty() ? std::span<const double>() : all(std::as_const(bond_factor));
+  return bond_factor;
+}
 
+// PMB: w = c lambda beta V_j / |xi|; LPS: w = lambda beta V_j (influence function 1), and the
+// weighted volumes m from them.
+template <int Dim>
+void PdSimulation<Dim>::set_bond_weights(const std::vector<double>& factor) {
+  const std::size_t n = particles_.size();
+  const double delta = spec_.pd.horizon * spec_.pd.spacing;
   bool any_lps = false;
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Pmb) {
       const MaterialSpec& material = spec_.materials[particles_.material[body.points.begin]];
       const double c = pmb_micromodulus<Dim>(material, delta, spec_.thickness);
-      pmb_bond_weights(body.points, c, bonds_, factor, all(bond_weight_));
+      pmb_bond_weights(body.points, c, bonds_, all(factor), all(bond_weight_));
     } else if (body.model == MaterialModel::Lps) {
       any_lps = true;
       for (int i = body.points.begin; i < body.points.end; ++i)
@@ -147,22 +170,15 @@ void PdSimulation<Dim>::set_up_bonds() {
           bond_weight_[b] = (factor.empty() ? 1.0 : factor[b]) * bonds_.neighbor_volume[b];
     }
   }
-  if (any_lps) {
-    lps_weighted_volume_.assign(n, 0.0);
-    lps_dilatation_.assign(n, 0.0);
-    lps_coefficient_.assign(n, 0.0);
-    lps_alpha_.assign(n, 0.0);
-    for (const BodyModel& body : body_models_)
-      if (body.model == MaterialModel::Lps)
-        lps_weighted_volume(body.points, bonds_, all(std::as_const(bond_weight_)),
-                            all(lps_weighted_volume_));
-  }
-
-  std::vector<std::vector<Vec3>> polylines;
-  for (const auto& crack : spec_.pd.precracks) polylines.push_back(crack.points);
-  if (!polylines.empty())
-    break_precrack_bonds<Dim>(polylines, all(std::as_const(particles_.reference_position)),
-                              bonds_, all(bond_weight_), all(broken_volume_));
+  if (!any_lps) return;
+  lps_weighted_volume_.assign(n, 0.0);
+  lps_dilatation_.assign(n, 0.0);
+  lps_coefficient_.assign(n, 0.0);
+  lps_alpha_.assign(n, 0.0);
+  for (const BodyModel& body : body_models_)
+    if (body.model == MaterialModel::Lps)
+      lps_weighted_volume(body.points, bonds_, all(std::as_const(bond_weight_)),
+                          all(lps_weighted_volume_));
 }
 
 template <int Dim>
@@ -171,14 +187,15 @@ void PdSimulation<Dim>::choose_time_step() {
   critical_dt_ = std::numeric_limits<double>::infinity();
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Pmb) {
-      critical_dt_ = std::min(critical_dt_, pd::critical_time_step(body.points, body.density, bonds_,
-                                                               all(std::as_const(bond_weight_))));
+      critical_dt_ =
+          std::min(critical_dt_, pd::critical_time_step(body.points, body.density, bonds_,
+                                                        all(std::as_const(bond_weight_))));
     } else if (body.model == MaterialModel::Lps) {
       const MaterialSpec& material = spec_.materials[particles_.material[body.points.begin]];
       critical_dt_ = std::min(
           critical_dt_,
           pd::critical_time_step(body.points, body.density, bonds_,
-                             equivalent_micromodulus<Dim>(material, delta, spec_.thickness)));
+                                 equivalent_micromodulus<Dim>(material, delta, spec_.thickness)));
     }
   }
   if (spec_.time.dt) {
@@ -211,9 +228,9 @@ void PdSimulation<Dim>::find_velocity_conditions() {
     }
 }
 
-// One velocity-Verlet step (Silling & Askari 2005 integrate with the same central difference):
-// half kick, drift, forces at the new positions, half kick. Prescribed velocities are imposed
-// after each kick, so the drift carries them into the positions.
+// One velocity-Verlet step (the central difference of Silling & Askari 2005 in kick-drift-kick
+// form): half kick, drift, forces at the new positions, half kick. Prescribed velocities are
+// imposed after each kick, so the drift carries them into the positions.
 template <int Dim>
 void PdSimulation<Dim>::step() {
   first_half_kick();
@@ -250,8 +267,8 @@ void PdSimulation<Dim>::add_bond_forces() {
   for (const BodyModel& body : body_models_) {
     switch (body.model) {
       case MaterialModel::Pmb:
-        add_pmb_forces<Dim>(body.points, body.stretch_limit, x, volume, bonds_,
-                            all(bond_weight_), all(broken_volume_), all(force_));
+        add_pmb_forces<Dim>(body.points, body.stretch_limit, x, volume, bonds_, all(bond_weight_),
+                            all(broken_volume_), all(force_));
         break;
       case MaterialModel::Lps:
         lps_dilatation<Dim>(body.points, body.stretch_limit, x, bonds_,
@@ -300,7 +317,8 @@ void PdSimulation<Dim>::first_half_kick() {
     if (body.model == MaterialModel::Rigid) continue;
 #pragma omp parallel for schedule(static) if (worth_threads(body.points.size()))
     for (int i = body.points.begin; i < body.points.end; ++i)
-      particles_.velocity[i] = keep * particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i];
+      particles_.velocity[i] =
+          keep * particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i];
   }
 }
 
@@ -382,12 +400,10 @@ EnergyBreakdown PdSimulation<Dim>::energy() const {
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Rigid) continue;
     if (body.model == MaterialModel::Pmb)
-      pmb_point_energy<Dim>(body.points, x, volume, bonds_, all(bond_weight_),
-                            all(point_energy_));
+      pmb_point_energy<Dim>(body.points, x, volume, bonds_, all(bond_weight_), all(point_energy_));
     else
-      lps_point_energy<Dim>(body.points, body.bulk_modulus, x, volume, bonds_,
-                            all(bond_weight_), all(lps_dilatation_), all(lps_alpha_),
-                            all(point_energy_));
+      lps_point_energy<Dim>(body.points, body.bulk_modulus, x, volume, bonds_, all(bond_weight_),
+                            all(lps_dilatation_), all(lps_alpha_), all(point_energy_));
     // Serial sums in point order: the same figures whatever the thread count.
     for (int i = body.points.begin; i < body.points.end; ++i) {
       const double m = particles_.mass[i];
@@ -422,8 +438,7 @@ void PdSimulation<Dim>::check_health() const {
 
 template <int Dim>
 std::int64_t PdSimulation<Dim>::intact_bond_count() const {
-  return std::count_if(bond_weight_.begin(), bond_weight_.end(),
-                       [](double w) { return w != 0.0; });
+  return std::count_if(bond_weight_.begin(), bond_weight_.end(), [](double w) { return w != 0.0; });
 }
 
 template class PdSimulation<2>;

@@ -57,13 +57,15 @@ class PdSimulation final : public Simulation<Dim> {
     PointRange points;
     MaterialModel model = MaterialModel::Pmb;
     double density = 0.0;
-    double stretch_limit = 0.0;   // 1 + critical stretch; +inf = unbreakable
-    double bulk_modulus = 0.0;    // LPS kappa, Pa
-    double shear_factor = 0.0;    // LPS 15 G (3D) or 8 G (2D), Pa
-    RigidMotion<Dim> rigid;       // used when model == Rigid
+    double stretch_limit = 0.0;  // 1 + critical stretch; +inf = unbreakable
+    double bulk_modulus = 0.0;   // LPS kappa, Pa
+    double shear_factor = 0.0;   // LPS 15 G (3D) or 8 G (2D), Pa
+    RigidMotion<Dim> rigid;      // used when model == Rigid
   };
 
   void set_up_bonds();
+  std::vector<double> surface_correction_factors() const;
+  void set_bond_weights(const std::vector<double>& factor);
   void choose_time_step();
   void find_velocity_conditions();
 
@@ -90,9 +92,9 @@ class PdSimulation final : public Simulation<Dim> {
   std::vector<BodyModel> body_models_;
 
   BondFamilies bonds_;
-  std::vector<double> bond_weight_;     // PMB c lambda beta V_j / |xi|; LPS beta V_j; 0 = broken
-  std::vector<double> family_volume_;   // sum of beta V_j over the reference family
-  std::vector<double> broken_volume_;   // sum of beta V_j over the broken bonds
+  std::vector<double> bond_weight_;    // PMB c lambda beta V_j / |xi|; LPS beta V_j; 0 = broken
+  std::vector<double> family_volume_;  // sum of beta V_j over the reference family
+  std::vector<double> broken_volume_;  // sum of beta V_j over the broken bonds
   std::vector<double> lps_weighted_volume_, lps_dilatation_, lps_coefficient_, lps_alpha_;
   mutable std::vector<double> point_energy_;  // scratch for energy(), sized once
 

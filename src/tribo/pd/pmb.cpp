@@ -57,8 +57,8 @@ void pmb_point_energy(PointRange range, std::span<const Vec<Dim>> position,
     double e = 0.0;
     for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
       if (weight[b] == 0.0) continue;
-      const double stretch = (position[bonds.neighbor[b]] - position[i]).norm() -
-                             bonds.reference_length[b];
+      const double stretch =
+          (position[bonds.neighbor[b]] - position[i]).norm() - bonds.reference_length[b];
       // (1/4) c lambda s^2 |xi| beta V_j V_i = (1/4) w (|Y| - |xi|)^2 V_i
       e += 0.25 * weight[b] * stretch * stretch;
     }
@@ -94,11 +94,9 @@ template void add_pmb_forces<3>(PointRange, double, std::span<const Vec<3>>,
                                 std::span<const double>, const BondFamilies&, std::span<double>,
                                 std::span<double>, std::span<Vec<3>>);
 template void pmb_point_energy<2>(PointRange, std::span<const Vec<2>>, std::span<const double>,
-                                  const BondFamilies&, std::span<const double>,
-                                  std::span<double>);
+                                  const BondFamilies&, std::span<const double>, std::span<double>);
 template void pmb_point_energy<3>(PointRange, std::span<const Vec<3>>, std::span<const double>,
-                                  const BondFamilies&, std::span<const double>,
-                                  std::span<double>);
+                                  const BondFamilies&, std::span<const double>, std::span<double>);
 template void pmb_stress<2>(PointRange, std::span<const Vec<2>>, std::span<const Vec<2>>,
                             const BondFamilies&, std::span<const double>, std::span<Mat3>);
 template void pmb_stress<3>(PointRange, std::span<const Vec<3>>, std::span<const Vec<3>>,

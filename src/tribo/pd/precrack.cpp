@@ -24,7 +24,8 @@ long break_precrack_bonds(const std::vector<std::vector<Vec3>>& polylines,
                           std::span<double> weight, std::span<double> broken_volume) {
   long broken = 0;
   const int n = bonds.point_count();
-#pragma omp parallel for schedule(static) reduction(+ : broken) if (worth_threads(bonds.bond_count()))
+#pragma omp parallel for schedule(static) reduction(+ : broken) \
+    if (worth_threads(bonds.bond_count()))
   for (int i = 0; i < n; ++i) {
     const Vec2 a = reference_position[i].template head<2>();
     for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {

@@ -1,7 +1,8 @@
 #include "tribo/pd/spec_check.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "tribo/core/error.hpp"
 #include "tribo/pd/material_constants.hpp"
@@ -18,8 +19,8 @@ namespace {
 template <int Dim>
 void check_pd_spec(const SimulationSpec& spec) {
   if (spec.dimension != Dim)
-    fail(spec, "dimension", fmt::format("the PD solver was built for {}D, got {}", Dim,
-                                        spec.dimension));
+    fail(spec, "dimension",
+         fmt::format("the PD solver was built for {}D, got {}", Dim, spec.dimension));
   if (!(spec.pd.spacing > 0.0))
     fail(spec, "pd.spacing", fmt::format("must be > 0 m, got {}", spec.pd.spacing));
   if (!(spec.pd.horizon > 0.0))
@@ -44,8 +45,7 @@ void check_pd_spec(const SimulationSpec& spec) {
     if (!(m.density > 0.0))
       fail(spec, key + ".density", fmt::format("must be > 0 kg/m^3, got {}", m.density));
     if (!(m.youngs_modulus > 0.0))
-      fail(spec, key + ".youngs_modulus",
-           fmt::format("must be > 0 Pa, got {}", m.youngs_modulus));
+      fail(spec, key + ".youngs_modulus", fmt::format("must be > 0 Pa, got {}", m.youngs_modulus));
     if (m.model == MaterialModel::Pmb &&
         std::abs(m.poisson_ratio - pmb_poisson_ratio<Dim>()) > 1e-6)
       fail(spec, key + ".poisson_ratio",

@@ -1,9 +1,9 @@
 #include "tribo/pd/surface_correction.hpp"
 
 #include <cmath>
+#include <numbers>
 
 #include "tribo/pd/parallel.hpp"
-#include <numbers>
 
 namespace tribo::pd {
 
@@ -48,7 +48,8 @@ void bond_correction_factors(PointRange range, std::span<const Vec<Dim>> referen
   for (int i = range.begin; i < range.end; ++i) {
     for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
       const int j = bonds.neighbor[b];
-      const Vec<Dim> n = (reference_position[j] - reference_position[i]) / bonds.reference_length[b];
+      const Vec<Dim> n =
+          (reference_position[j] - reference_position[i]) / bonds.reference_length[b];
       double s = 0.0;
       for (int d = 0; d < Dim; ++d) {
         const double g = 0.5 * (correction[Dim * i + d] + correction[Dim * j + d]);
@@ -61,15 +62,13 @@ void bond_correction_factors(PointRange range, std::span<const Vec<Dim>> referen
 
 template double full_horizon_axial_integral<2>(double, double, int, double);
 template double full_horizon_axial_integral<3>(double, double, int, double);
-template void axial_energy_factors<2>(PointRange, std::span<const Vec<2>>, const BondFamilies&,
-                                      int, double, double, std::span<double>);
-template void axial_energy_factors<3>(PointRange, std::span<const Vec<3>>, const BondFamilies&,
-                                      int, double, double, std::span<double>);
-template void bond_correction_factors<2>(PointRange, std::span<const Vec<2>>,
-                                         const BondFamilies&, std::span<const double>,
-                                         std::span<double>);
-template void bond_correction_factors<3>(PointRange, std::span<const Vec<3>>,
-                                         const BondFamilies&, std::span<const double>,
-                                         std::span<double>);
+template void axial_energy_factors<2>(PointRange, std::span<const Vec<2>>, const BondFamilies&, int,
+                                      double, double, std::span<double>);
+template void axial_energy_factors<3>(PointRange, std::span<const Vec<3>>, const BondFamilies&, int,
+                                      double, double, std::span<double>);
+template void bond_correction_factors<2>(PointRange, std::span<const Vec<2>>, const BondFamilies&,
+                                         std::span<const double>, std::span<double>);
+template void bond_correction_factors<3>(PointRange, std::span<const Vec<3>>, const BondFamilies&,
+                                         std::span<const double>, std::span<double>);
 
 }  // namespace tribo::pd

@@ -21,8 +21,8 @@ namespace {
 using namespace tribo::pd::testing;
 
 struct BarResult {
-  double youngs_modulus = 0.0;        // Pa
-  double kinetic_over_strain = 0.0;   // residual motion after the relaxation
+  double youngs_modulus = 0.0;       // Pa
+  double kinetic_over_strain = 0.0;  // residual motion after the relaxation
 };
 
 // A bar of nx x ny (x nz) points of spacing 1 mm, E = 1 GPa, pulled at sigma = 1 MPa.
@@ -68,8 +68,8 @@ BarResult pull_bar(MaterialModel model, double poisson, int nx, int ny, int nz) 
 void expect_modulus(const BarResult& r, const char* what) {
   const double E = 1e9;
   ::testing::Test::RecordProperty(what, std::to_string(r.youngs_modulus / E));
-  std::printf("%s: E_eff / E = %.4f (kinetic / strain energy %.1e)\n", what,
-              r.youngs_modulus / E, r.kinetic_over_strain);
+  std::printf("%s: E_eff / E = %.4f (kinetic / strain energy %.1e)\n", what, r.youngs_modulus / E,
+              r.kinetic_over_strain);
   EXPECT_LT(r.kinetic_over_strain, 1e-6) << "the bar has not come to rest";
   EXPECT_NEAR(r.youngs_modulus / E, 1.0, 0.03);
 }

@@ -84,9 +84,10 @@ void pull_notched_plate(MaterialModel model, double poisson, int n) {
       ahead_final = std::max(ahead_final, d);
     }
   }
-  std::printf("damage > 0.2 at most %.1f spacings off the notch's line (horizon %.2f); ahead of "
-              "the tip: %.2f at start, %.2f at end\n",
-              farthest / h, spec.pd.horizon, ahead_initial, ahead_final);
+  std::printf(
+      "damage > 0.2 at most %.1f spacings off the notch's line (horizon %.2f); ahead of "
+      "the tip: %.2f at start, %.2f at end\n",
+      farthest / h, spec.pd.horizon, ahead_initial, ahead_final);
   EXPECT_LT(farthest, 2.0 * delta);
   EXPECT_EQ(ahead_initial, 0.0);
   EXPECT_GT(ahead_final, 0.2);
@@ -96,7 +97,9 @@ TEST(NotchedPlate, PmbPlateBreaksAlongItsNotch) {
   pull_notched_plate<2>(MaterialModel::Pmb, 1.0 / 3.0, 60);
 }
 
-TEST(NotchedPlate, LpsPlateBreaksAlongItsNotch) { pull_notched_plate<2>(MaterialModel::Lps, 0.3, 60); }
+TEST(NotchedPlate, LpsPlateBreaksAlongItsNotch) {
+  pull_notched_plate<2>(MaterialModel::Lps, 0.3, 60);
+}
 
 TEST(NotchedPlate, PmbSlabIn3dBreaksAlongItsNotch) {
   pull_notched_plate<3>(MaterialModel::Pmb, 0.25, 40);

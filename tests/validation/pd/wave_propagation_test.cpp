@@ -25,8 +25,7 @@ double arrival_over_reference(MaterialModel model, double poisson, int nx, int n
   SimulationSpec spec = pd_spec(Dim, h);
   spec.thickness = h;
   const int m = add_material(spec, pd_material("bar", model, rho, E, poisson));
-  add_body(spec, "bar", m,
-           box(Dim, Vec3::Zero(), Vec3(nx * h, ny * h, Dim == 3 ? ny * h : 0.0)));
+  add_body(spec, "bar", m, box(Dim, Vec3::Zero(), Vec3(nx * h, ny * h, Dim == 3 ? ny * h : 0.0)));
   BoundaryConditionSpec driven;
   driven.region = box(Dim, Vec3::Constant(-1.0), Vec3(layer * h, 1.0, 1.0));
   driven.velocity[0] = v0;
