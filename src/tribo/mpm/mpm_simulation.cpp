@@ -250,24 +250,28 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
       const Vec<Dim> mv = m * velocity[p];
       const Vec<Dim> mg = m * gravity;
       const Mat<Dim> sigma_V = V * stress[p].template topLeftCorner<Dim, Dim>();
-      const bool with_force = WithForces && !rigid[p];
       const Vec<Dim> mx = m * position[p];
       const Vec<Dim> mu = m * (position[p] - reference[p]);
       const long f = field[p];
-      for (int k = 0; k < s.size; ++k) {
-        const long i = s.node[k] * F + f;
-        const double w = s.weight[k];
-        node_mass[i] += w * m;
-        node_momentum[i] += w * mv;
-        if (with_force) node_force[i] += w * mg - sigma_V * s.gradient[k];
-        if constexpr (kContactData) {
-          node_volume[i] += w * V;
-          node_volume_gradient[i] += V * s.gradient[k];
-          node_mass_gradient[i] += m * s.gradient[k];
-          node_mass_displacement[i] += w * mu;
-          node_mass_position[i] += w * mx;
+      // One loop per case, so that the node loop has no branch.
+      const auto to_nodes = [&](auto with_force) {
+        for (int k = 0; k < s.size; ++k) {
+          const long i = s.node[k] * F + f;
+          const double w = s.weight[k];
+          node_mass[i] += w * m;
+          node_momentum[i] += w * mv;
+          if constexpr (decltype(with_force)::value) node_force[i] += w * mg - sigma_V * s.gradient[k];
+          if constexpr (kContactData) {
+            node_volume[i] += w * V;
+            node_volume_gradient[i] += V * s.gradient[k];
+            node_mass_gradient[i] += m * s.gradient[k];
+            node_mass_displacement[i] += w * mu;
+            node_mass_position[i] += w * mx;
+          }
         }
-      }
+      };
+      if (WithForces && !rigid[p]) to_nodes(std::true_type{});
+      else to_nodes(std::false_type{});
     });
   };
   if (nodes_.with_contact_data) scatter(std::true_type{});

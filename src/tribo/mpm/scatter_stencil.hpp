@@ -62,7 +62,7 @@ struct ScatterStencil {
 
   // Node n = k0 + S k1 (+ S^2 k2), k_d the offset along axis d, as in Stencil. The caller
   // guarantees the stencil lies inside the grid.
-  inline void compute(const Grid<Dim>& grid, const Vec<Dim>& x, double half_width) {
+  [[gnu::always_inline]] inline void compute(const Grid<Dim>& grid, const Vec<Dim>& x, double half_width) {
     constexpr int S = support;
     int base[Dim];
     double w[Dim][S], dw[Dim][S];

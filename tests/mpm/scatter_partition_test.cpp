@@ -1,0 +1,69 @@
+// The slab partition of the parallel particle-to-grid: every particle is in exactly one slab, in
+// increasing index, and two slabs of one colour never touch a common node. Reference: the node
+// sets of the particles' stencils (stencil.hpp), computed directly.
+#include "tribo/mpm/scatter_partition.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "tribo/mpm/stencil.hpp"
+
+namespace tribo::mpm {
+namespace {
+
+template <int Dim, class Shape>
+void expect_race_free(const Grid<Dim>& grid, std::size_t n) {
+  std::mt19937 random(11);
+  std::vector<Vec<Dim>> x(n);
+  const Vec<Dim> lo = grid.origin + grid.cell, hi = grid.upper() - grid.cell;
+  for (auto& p : x)
+    for (int d = 0; d < Dim; ++d) p[d] = std::uniform_real_distribution<double>(lo[d], hi[d])(random);
+  // Particles exactly on slab boundaries, where a rounding slip would put a stencil in the wrong slab.
+  for (int s = 1; s < 5 && s < static_cast<int>(n); ++s) {
+    x[s] = 0.5 * (lo + hi);
+    x[s][Dim - 1] = grid.origin[Dim - 1] + 3 * s * grid.cell[Dim - 1];
+  }
+  ScatterPartition<Dim> partition;
+  partition.allocate(grid, n);
+  partition.bin(grid, x);
+  const std::vector<int>& order = partition.order();
+  std::vector<int> seen(n, 0);
+  std::vector<std::set<long>> nodes(partition.slabs());
+  for (int s = 0; s < partition.slabs(); ++s)
+    for (long k = partition.slab_begin(s); k < partition.slab_begin(s + 1); ++k) {
+      if (k > partition.slab_begin(s)) EXPECT_LT(order[k - 1], order[k]);
+      ++seen[order[k]];
+      Stencil<Dim, Shape> stencil;
+      stencil.compute(grid, x[order[k]], 0.25);
+      for (int i = 0; i < stencil.size; ++i) nodes[s].insert(stencil.node[i]);
+    }
+  for (std::size_t p = 0; p < n; ++p) EXPECT_EQ(seen[p], 1) << "particle " << p;
+  for (int s = 0; s + 2 < partition.slabs(); ++s)
+    for (int t = s + 2; t < partition.slabs(); t += 2)
+      for (long node : nodes[s]) EXPECT_EQ(nodes[t].count(node), 0u) << "slabs " << s << " and " << t;
+}
+
+TEST(ScatterPartition, SlabsOfOneColourShareNoNodeWithGimpIn2D) {
+  const Grid<2> grid(Vec2(0, 0), Vec2(0.5, 1.0), Vec2(0.02, 0.025));  // slabs across y (more cells)
+  expect_race_free<2, GimpShape>(grid, 4000);
+}
+TEST(ScatterPartition, SlabsOfOneColourShareNoNodeWithBSplinesIn3D) {
+  const Grid<3> grid(Vec3(0, 0, 0), Vec3(0.3, 0.3, 0.6), Vec3::Constant(0.02));
+  expect_race_free<3, BSpline2Shape>(grid, 4000);
+}
+TEST(ScatterPartition, SlabsOfOneColourShareNoNodeWithLinearShapes) {
+  const Grid<2> grid(Vec2(0, 0), Vec2(1.0, 1.0), Vec2(0.02, 0.02));
+  expect_race_free<2, LinearShape>(grid, 4000);
+}
+
+TEST(ScatterPartition, CutsTheAxisWithTheMostCells) {
+  ScatterPartition<3> partition;
+  partition.allocate(Grid<3>(Vec3::Zero(), Vec3(0.3, 0.9, 0.3), Vec3::Constant(0.01)), 1);
+  EXPECT_EQ(partition.axis(), 1);
+  EXPECT_EQ(partition.slabs(), 30);  // 90 cells in slabs of 3
+}
+
+}  // namespace
+}  // namespace tribo::mpm

@@ -1,0 +1,62 @@
+// The closed-form stencil of the particle-to-grid loops against the general one of stencil.hpp.
+// Reference: Stencil<Dim, Shape> (GimpShape::value/derivative evaluated node by node, the
+// uGIMP formulas of Bardenhagen & Kober 2004). Tolerance 1e-14 on weights (order one) and 1e-12/h
+// on gradients: both evaluate the same polynomials in a different order, so only round-off differs.
+#include "tribo/mpm/scatter_stencil.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace tribo::mpm {
+namespace {
+
+template <int Dim, class Shape>
+void expect_same_stencils(double half_width) {
+  Grid<Dim> grid(Vec<Dim>::Constant(-0.1), Vec<Dim>::Constant(1.0), Vec<Dim>::Constant(0.05));
+  grid.cell[0] = 0.04;  // rectangular cells
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> inside(0.05, 0.8);
+  for (int trial = 0; trial < 2000; ++trial) {
+    Vec<Dim> x;
+    for (int d = 0; d < Dim; ++d) x[d] = inside(random);
+    if (trial < 8) {
+      // The branch points of uGIMP: the particle at lp, 1/2 and 1 - lp cells from a node.
+      const double offsets[] = {half_width, -half_width, 0.5, -0.5, 1.0 - half_width, 0.0, 1.0, 0.25};
+      x[0] = grid.origin[0] + (10 + offsets[trial]) * grid.cell[0];
+    }
+    Stencil<Dim, Shape> reference;
+    ScatterStencil<Dim, Shape> fast;
+    reference.compute(grid, x, half_width);
+    fast.compute(grid, x, half_width);
+    double weight_sum = 0.0;
+    for (int n = 0; n < reference.size; ++n) {
+      ASSERT_EQ(reference.node[n], fast.node[n]) << "trial " << trial << " node " << n;
+      EXPECT_NEAR(reference.weight[n], fast.weight[n], 1e-14);
+      for (int d = 0; d < Dim; ++d) EXPECT_NEAR(reference.gradient[n][d], fast.gradient[n][d], 1e-12 / grid.cell[d]);
+      weight_sum += fast.weight[n];
+    }
+    EXPECT_NEAR(weight_sum, 1.0, 1e-14);  // partition of unity
+  }
+}
+
+TEST(ScatterStencil, GimpMatchesTheGeneralStencilIn2DAtTwoParticlesPerCell) {
+  expect_same_stencils<2, GimpShape>(0.25);
+}
+TEST(ScatterStencil, GimpMatchesTheGeneralStencilIn3DAtThreeParticlesPerCell) {
+  expect_same_stencils<3, GimpShape>(1.0 / 6.0);
+}
+TEST(ScatterStencil, GimpMatchesTheGeneralStencilAtOneParticlePerCell) {
+  expect_same_stencils<2, GimpShape>(0.5);
+}
+TEST(ScatterStencil, LinearShapesMatchTheGeneralStencil) {
+  expect_same_stencils<2, LinearShape>(0.25);
+  expect_same_stencils<3, LinearShape>(0.25);
+}
+TEST(ScatterStencil, QuadraticBSplinesMatchTheGeneralStencil) {
+  expect_same_stencils<2, BSpline2Shape>(0.25);
+  expect_same_stencils<3, BSpline2Shape>(0.25);
+}
+
+}  // namespace
+}  // namespace tribo::mpm
