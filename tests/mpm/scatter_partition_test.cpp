@@ -20,13 +20,14 @@ void expect_race_free(const Grid<Dim>& grid, std::size_t n) {
   const Vec<Dim> lo = grid.origin + grid.cell, hi = grid.upper() - grid.cell;
   for (auto& p : x)
     for (int d = 0; d < Dim; ++d) p[d] = std::uniform_real_distribution<double>(lo[d], hi[d])(random);
-  // Particles exactly on slab boundaries, where a rounding slip would put a stencil in the wrong slab.
-  for (int s = 1; s < 5 && s < static_cast<int>(n); ++s) {
-    x[s] = 0.5 * (lo + hi);
-    x[s][Dim - 1] = grid.origin[Dim - 1] + 3 * s * grid.cell[Dim - 1];
-  }
   ScatterPartition<Dim> partition;
   partition.allocate(grid, n);
+  // Particles exactly on slab boundaries, where a rounding slip would put a stencil in the wrong slab.
+  const int axis = partition.axis();
+  for (int s = 1; s < 5 && s < static_cast<int>(n); ++s) {
+    x[s] = 0.5 * (lo + hi);
+    x[s][axis] = grid.origin[axis] + 3 * s * grid.cell[axis];
+  }
   partition.bin(grid, x);
   const std::vector<int>& order = partition.order();
   std::vector<int> seen(n, 0);
@@ -46,7 +47,7 @@ void expect_race_free(const Grid<Dim>& grid, std::size_t n) {
 }
 
 TEST(ScatterPartition, SlabsOfOneColourShareNoNodeWithGimpIn2D) {
-  const Grid<2> grid(Vec2(0, 0), Vec2(0.5, 1.0), Vec2(0.02, 0.025));  // slabs across y (more cells)
+  const Grid<2> grid(Vec2(0, 0), Vec2(1.0, 0.1), Vec2(0.02, 0.025));  // 4 cells in y: slabs across x
   expect_race_free<2, GimpShape>(grid, 4000);
 }
 TEST(ScatterPartition, SlabsOfOneColourShareNoNodeWithBSplinesIn3D) {
@@ -58,9 +59,16 @@ TEST(ScatterPartition, SlabsOfOneColourShareNoNodeWithLinearShapes) {
   expect_race_free<2, LinearShape>(grid, 4000);
 }
 
-TEST(ScatterPartition, CutsTheAxisWithTheMostCells) {
+TEST(ScatterPartition, CutsTheLastAxisWhenItHoldsEightSlabs) {
   ScatterPartition<3> partition;
-  partition.allocate(Grid<3>(Vec3::Zero(), Vec3(0.3, 0.9, 0.3), Vec3::Constant(0.01)), 1);
+  partition.allocate(Grid<3>(Vec3::Zero(), Vec3(0.3, 0.9, 0.24), Vec3::Constant(0.01)), 1);
+  EXPECT_EQ(partition.axis(), 2);
+  EXPECT_EQ(partition.slabs(), 8);  // 24 cells in slabs of 3
+}
+
+TEST(ScatterPartition, CutsTheAxisWithTheMostCellsWhenTheLastIsShort) {
+  ScatterPartition<3> partition;
+  partition.allocate(Grid<3>(Vec3::Zero(), Vec3(0.3, 0.9, 0.2), Vec3::Constant(0.01)), 1);
   EXPECT_EQ(partition.axis(), 1);
   EXPECT_EQ(partition.slabs(), 30);  // 90 cells in slabs of 3
 }

@@ -1,7 +1,9 @@
 #pragma once
 // A race-free, deterministic partition of the particle-to-grid scatter for OpenMP.
 //
-// The grid is cut into slabs of `kSlabCells` cells across one axis (the one with the most cells).
+// The grid is cut into slabs of `kSlabCells` cells across one axis (the last, whose slabs are
+// contiguous in memory, unless it is too short; then the one with the most cells). The cut
+// depends on the grid only, never on the number of threads.
 // A particle in cell c of that axis touches nodes c - 1 .. c + 2 with every shape function of
 // shape_function.hpp (linear: c, c + 1; GIMP and quadratic B-splines: at most c - 1 .. c + 2), so
 // slab s (cells 3s .. 3s + 2) touches nodes 3s - 1 .. 3s + 4 and slab s + 2 starts at node 3s + 5:
@@ -25,6 +27,7 @@ template <int Dim>
 class ScatterPartition {
  public:
   static constexpr int kSlabCells = 3;
+  static constexpr int kMinimumSlabs = 8;  // on the last axis, before another axis is preferred
 
   void allocate(const Grid<Dim>& grid, std::size_t particle_count);
   // Sorts the particle indices by slab from the current positions.
