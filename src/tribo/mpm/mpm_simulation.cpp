@@ -12,6 +12,7 @@
 #include "tribo/mpm/multimaterial_contact.hpp"
 #include "tribo/mpm/particle_filling.hpp"
 #include "tribo/mpm/particle_sort.hpp"
+#include "tribo/mpm/scatter_kernels.hpp"
 #include "tribo/mpm/scatter_partition.hpp"
 #include "tribo/mpm/scatter_stencil.hpp"
 #include "tribo/mpm/stencil.hpp"
@@ -222,56 +223,28 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
   partition_.bin(grid_, particles_.position);
   const auto scatter = [&](auto with_contact_data) {
     constexpr bool kContactData = decltype(with_contact_data)::value;
-    const int F = layout_.fields;
+    const long F = layout_.fields;
     const Grid<Dim>& grid = grid_;
     const double half_width = half_width_;
     const Vec<Dim> gravity = gravity_;
-    const Vec<Dim>* position = particles_.position.data();
-    const Vec<Dim>* reference = particles_.reference_position.data();
-    const Vec<Dim>* velocity = particles_.velocity.data();
-    const double* mass = particles_.mass.data();
-    const double* volume = particles_.volume.data();
-    const Mat3* stress = particles_.stress.data();
-    const char* rigid = rigid_.data();
-    const int* field = field_.data();
-    double* node_mass = nodes_.mass.data();
-    Vec<Dim>* node_momentum = nodes_.momentum.data();
-    Vec<Dim>* node_force = nodes_.force.data();
-    double* node_volume = nodes_.volume.data();
-    Vec<Dim>* node_volume_gradient = nodes_.volume_gradient.data();
-    Vec<Dim>* node_mass_gradient = nodes_.mass_gradient.data();
-    Vec<Dim>* node_mass_displacement = nodes_.mass_displacement.data();
-    Vec<Dim>* node_mass_position = nodes_.mass_position.data();
+    const ScatterTargets<Dim> targets = ScatterTargets<Dim>::of(nodes_);
+    const Particles<Dim>& q = particles_;
     partition_.for_each_particle([&](long p) {
       ScatterStencil<Dim, Shape> s;
-      s.compute(grid, position[p], half_width);
-      const double m = mass[p];
-      const double V = volume[p];
-      const Vec<Dim> mv = m * velocity[p];
-      const Vec<Dim> mg = m * gravity;
-      const Mat<Dim> sigma_V = V * stress[p].template topLeftCorner<Dim, Dim>();
-      const Vec<Dim> mx = m * position[p];
-      const Vec<Dim> mu = m * (position[p] - reference[p]);
-      const long f = field[p];
-      // One loop per case, so that the node loop has no branch.
-      const auto to_nodes = [&](auto with_force) {
-        for (int k = 0; k < s.size; ++k) {
-          const long i = s.node[k] * F + f;
-          const double w = s.weight[k];
-          node_mass[i] += w * m;
-          node_momentum[i] += w * mv;
-          if constexpr (decltype(with_force)::value) node_force[i] += w * mg - sigma_V * s.gradient[k];
-          if constexpr (kContactData) {
-            node_volume[i] += w * V;
-            node_volume_gradient[i] += V * s.gradient[k];
-            node_mass_gradient[i] += m * s.gradient[k];
-            node_mass_displacement[i] += w * mu;
-            node_mass_position[i] += w * mx;
-          }
-        }
-      };
-      if (WithForces && !rigid[p]) to_nodes(std::true_type{});
-      else to_nodes(std::false_type{});
+      s.compute(grid, q.position[p], half_width);
+      const double m = q.mass[p];
+      const ParticleTerms<Dim> terms{m,
+                                     q.volume[p],
+                                     m * q.velocity[p],
+                                     m * gravity,
+                                     q.volume[p] * q.stress[p].template topLeftCorner<Dim, Dim>(),
+                                     m * q.position[p],
+                                     m * (q.position[p] - q.reference_position[p])};
+      // One kernel per case, so that the node loop has no branch.
+      if (WithForces && !rigid_[p])
+        scatter_particle<WithForces, kContactData>(s, field_[p], F, targets, terms);
+      else
+        scatter_particle<false, kContactData>(s, field_[p], F, targets, terms);
     });
   };
   if (nodes_.with_contact_data) scatter(std::true_type{});
