@@ -6,12 +6,42 @@ namespace tribo::mpm {
 
 Mat3 polar_rotation(const Mat3& F, bool plane) {
   if (plane) {
-    // R = [[cos, -sin], [sin, cos]] maximising tr(R^T F): tan(theta) = (F10 - F01) / (F00 + F11).
-    const double theta = std::atan2(F(1, 0) - F(0, 1), F(0, 0) + F(1, 1));
+    // R = [[c, -s], [s, c]] maximising tr(R^T F): (c, s) ~ (F00 + F11, F10 - F01), no trigonometry.
+    const double a = F(0, 0) + F(1, 1), b = F(1, 0) - F(0, 1);
+    const double r = std::hypot(a, b);
     Mat3 R = Mat3::Identity();
-    R(0, 0) = R(1, 1) = std::cos(theta);
-    R(1, 0) = std::sin(theta);
-    R(0, 1) = -R(1, 0);
+    if (r > 0.0) {
+      R(0, 0) = R(1, 1) = a / r;
+      R(1, 0) = b / r;
+      R(0, 1) = -R(1, 0);
+    }
+    return R;
+  }
+  // Scaled Newton iteration R <- (zeta R + R^-T / zeta) / 2 (Higham 1986, Computing the polar
+  // decomposition, SIAM J. Sci. Stat. Comput. 7:1160), quadratically convergent from R = F; the
+  // SVD only where F is singular or reflected.
+  const double det0 = F.determinant();
+  if (det0 > 0.0) {
+    Mat3 R = F;
+    double det = det0;
+    for (int k = 0; k < 20; ++k) {
+      Mat3 cof;  // cofactor matrix: R^-T = cof / det
+      cof(0, 0) = R(1, 1) * R(2, 2) - R(1, 2) * R(2, 1);
+      cof(0, 1) = R(1, 2) * R(2, 0) - R(1, 0) * R(2, 2);
+      cof(0, 2) = R(1, 0) * R(2, 1) - R(1, 1) * R(2, 0);
+      cof(1, 0) = R(0, 2) * R(2, 1) - R(0, 1) * R(2, 2);
+      cof(1, 1) = R(0, 0) * R(2, 2) - R(0, 2) * R(2, 0);
+      cof(1, 2) = R(0, 1) * R(2, 0) - R(0, 0) * R(2, 1);
+      cof(2, 0) = R(0, 1) * R(1, 2) - R(0, 2) * R(1, 1);
+      cof(2, 1) = R(0, 2) * R(1, 0) - R(0, 0) * R(1, 2);
+      cof(2, 2) = R(0, 0) * R(1, 1) - R(0, 1) * R(1, 0);
+      const double zeta = 1.0 / std::cbrt(det);  // det scaling (Higham's cheap choice)
+      const Mat3 next = 0.5 * (zeta * R + cof / (zeta * det));
+      const double change = (next - R).cwiseAbs().maxCoeff();
+      R = next;
+      if (change < 1e-15) return R;
+      det = R.determinant();
+    }
     return R;
   }
   Eigen::JacobiSVD<Mat3> svd(F, Eigen::ComputeFullU | Eigen::ComputeFullV);

@@ -64,6 +64,14 @@ double stable_time_step(const SimulationSpec& spec, const std::vector<Vec<Dim>>&
 
 namespace {
 
+// dst = src over the threads (a serial copy of the node arrays was ~5% of a 2-thread step).
+template <class T>
+void copy_entries(std::vector<T>& dst, const std::vector<T>& src) {
+  const long n = static_cast<long>(src.size());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < n; ++i) dst[i] = src[i];
+}
+
 template <int Dim>
 class MpmSimulation final : public Simulation<Dim> {
  public:
@@ -189,14 +197,14 @@ void MpmSimulation<Dim>::step_with() {
   // The FLIP increment is measured from the extrapolated momenta, before contact and boundary
   // conditions, so that their changes reach the particle velocities (a field stuck to a rigid
   // floor stops instead of keeping a velocity that only its nodes forget).
-  nodes_.momentum_flip_base = nodes_.momentum;
+  copy_entries(nodes_.momentum_flip_base, nodes_.momentum);
   impose_boundary_conditions();
   apply_contact(ContactStage::AfterExtrapolation);
   if (!forces_first) {
     update_stress<Shape>();
     extrapolate_forces<Shape>();
   }
-  nodes_.momentum_start = nodes_.momentum;
+  copy_entries(nodes_.momentum_start, nodes_.momentum);
   update_nodal_momenta();
   impose_boundary_conditions();
   apply_contact(ContactStage::AfterMomentumUpdate);
@@ -277,9 +285,15 @@ template <int Dim>
 void MpmSimulation<Dim>::update_nodal_momenta() {
   const int F = layout_.fields;
   const long n = static_cast<long>(nodes_.mass.size());
+  const long nodes = n / F;
+  const double dt = dt_;
+  for (int f = 0; f < F; ++f) {
+    if (layout_.rigid_field[f]) continue;
+    Vec<Dim>* momentum = nodes_.momentum.data() + f;
+    const Vec<Dim>* force = nodes_.force.data() + f;
 #pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i)
-    if (!layout_.rigid_field[i % F]) nodes_.momentum[i] += dt_ * nodes_.force[i];
+    for (long node = 0; node < nodes; ++node) momentum[node * F] += dt * force[node * F];
+  }
 }
 
 template <int Dim>
@@ -308,7 +322,7 @@ void MpmSimulation<Dim>::update_particles() {
       grid_velocity_[p] = particles_.velocity[p];
       continue;
     }
-    Stencil<Dim, Shape> s;
+    ScatterStencil<Dim, Shape> s;
     s.compute(grid_, particles_.position[p], half_width_);
     const int f = field_[p];
     Vec<Dim> v_grid = Vec<Dim>::Zero();
@@ -384,7 +398,7 @@ void MpmSimulation<Dim>::update_stress() {
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < n; ++p) {
     if (rigid_[p]) continue;
-    Stencil<Dim, Shape> s;
+    ScatterStencil<Dim, Shape> s;
     s.compute(grid_, particles_.position[p], half_width_);
     const int f = field_[p];
     Mat<Dim> L = Mat<Dim>::Zero();

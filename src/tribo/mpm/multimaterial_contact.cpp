@@ -76,17 +76,25 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
   const bool record = accumulator != nullptr;
   // A field with less mass than this is numerical dust at the edge of a body's support.
   double heaviest_node = 0.0;
-  for (double m : nodes.mass) heaviest_node = std::max(heaviest_node, m);
+  const long entries = static_cast<long>(nodes.mass.size());
+#pragma omp parallel for schedule(static) reduction(max : heaviest_node)
+  for (long i = 0; i < entries; ++i) heaviest_node = std::max(heaviest_node, nodes.mass[i]);
   const double dust = 1e-10 * heaviest_node;
 
   int active[kMaxFields];
   Vec<Dim> change[kMaxFields];
-  for (long n = 0; n < nodes.nodes; ++n) {
+  const double* mass = nodes.mass.data();
+  const long node_count = nodes.nodes;
+  for (long n = 0; n < node_count; ++n) {
     const long base = n * F;
+    // Most nodes hold one field or none: count without storing first (no stores, no early exit,
+    // so the compiler keeps it to a few instructions a field).
+    int present = 0;
+    for (int f = 0; f < F; ++f) present += mass[base + f] > dust;
+    if (present < 2) continue;
     int count = 0;
     for (int f = 0; f < F && count < kMaxFields; ++f)
-      if (nodes.mass[base + f] > dust) active[count++] = f;
-    if (count < 2) continue;
+      if (mass[base + f] > dust) active[count++] = f;
 
     Vec<Dim> gradient_sum = Vec<Dim>::Zero();
     for (int k = 0; k < count; ++k) gradient_sum += nodes.volume_gradient[base + active[k]];

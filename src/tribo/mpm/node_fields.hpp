@@ -46,15 +46,21 @@ struct NodeFields {
   }
 
   void clear() {
-    std::fill(mass.begin(), mass.end(), 0.0);
-    std::fill(momentum.begin(), momentum.end(), Vec<Dim>::Zero());
-    std::fill(force.begin(), force.end(), Vec<Dim>::Zero());
-    if (with_contact_data) {
-      std::fill(volume.begin(), volume.end(), 0.0);
-      std::fill(volume_gradient.begin(), volume_gradient.end(), Vec<Dim>::Zero());
-      std::fill(mass_gradient.begin(), mass_gradient.end(), Vec<Dim>::Zero());
-      std::fill(mass_displacement.begin(), mass_displacement.end(), Vec<Dim>::Zero());
-      std::fill(mass_position.begin(), mass_position.end(), Vec<Dim>::Zero());
+    // One parallel pass over the entries (first touch by the threads that will scatter to them).
+    const long n = static_cast<long>(mass.size());
+    const bool contact = with_contact_data;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; ++i) {
+      mass[i] = 0.0;
+      momentum[i].setZero();
+      force[i].setZero();
+      if (contact) {
+        volume[i] = 0.0;
+        volume_gradient[i].setZero();
+        mass_gradient[i].setZero();
+        mass_displacement[i].setZero();
+        mass_position[i].setZero();
+      }
     }
   }
 };
