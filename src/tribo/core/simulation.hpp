@@ -1,8 +1,12 @@
 #pragma once
 // What the run driver (app/), the output writers (io/) and the validation tests need of a solver.
 // Virtual calls happen once per step or per output, never per particle.
+#include <cstddef>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "tribo/core/particles.hpp"
@@ -26,6 +30,73 @@ struct SurfaceMesh {
   std::string name;            // file stem, e.g. "cracks"
   std::vector<Vec3> points;
   std::vector<std::vector<int>> cells;  // each a polyline/triangle (point indices)
+};
+
+// Checkpoints (docs/reliability.md): a solver writes its state as named entries of plain bytes and
+// reads them back. io/checkpoint_file.hpp holds the file format; solvers see only these two
+// interfaces, so that they keep depending on core/ alone. One virtual call per array, never per
+// particle.
+template <class T>
+concept PlainCheckpointData =
+    std::is_trivially_copyable_v<T> ||
+    requires {  // Eigen fixed-size matrices: plain storage, but a user-provided copy constructor
+      typename T::Scalar;
+      requires T::SizeAtCompileTime > 0;
+      requires sizeof(T) == T::SizeAtCompileTime * sizeof(typename T::Scalar);
+      requires std::is_trivially_copyable_v<typename T::Scalar>;
+    };
+
+class StateWriter {
+ public:
+  virtual ~StateWriter() = default;
+  // Adds one entry; a name may appear once per checkpoint.
+  virtual void write_bytes(std::string_view name, const void* data, std::size_t size) = 0;
+
+  template <PlainCheckpointData T>
+  void write_value(std::string_view name, const T& value) {
+    write_bytes(name, &value, sizeof(T));
+  }
+  template <PlainCheckpointData T>
+  void write_array(std::string_view name, const std::vector<T>& values) {
+    write_bytes(name, values.data(), values.size() * sizeof(T));
+  }
+};
+
+class StateReader {
+ public:
+  virtual ~StateReader() = default;
+  // Size in bytes of entry `name`; throws std::runtime_error naming it when it is missing.
+  virtual std::size_t entry_size(std::string_view name) const = 0;
+  // Copies entry `name` into data; throws std::runtime_error when it is missing or its size is
+  // not `size`.
+  virtual void read_bytes(std::string_view name, void* data, std::size_t size) const = 0;
+
+  template <PlainCheckpointData T>
+  void read_value(std::string_view name, T& value) const {
+    read_bytes(name, &value, sizeof(T));
+  }
+  // Resizes `values` to the stored length.
+  template <PlainCheckpointData T>
+  void read_array(std::string_view name, std::vector<T>& values) const {
+    const std::size_t bytes = entry_size(name);
+    if (bytes % sizeof(T) != 0)
+      throw std::runtime_error("checkpoint entry '" + std::string(name) +
+                               "' does not hold whole elements of its type");
+    values.resize(bytes / sizeof(T));
+    read_bytes(name, values.data(), bytes);
+  }
+  // Same, but the stored length must be values.size() (arrays the constructor sized from the
+  // deck: a different length means the checkpoint was written for another deck).
+  template <PlainCheckpointData T>
+  void read_array_of_size(std::string_view name, std::vector<T>& values) const {
+    const std::size_t bytes = entry_size(name);
+    if (bytes != values.size() * sizeof(T))
+      throw std::runtime_error("checkpoint entry '" + std::string(name) + "' holds " +
+                               std::to_string(bytes / sizeof(T)) + " elements, the deck makes " +
+                               std::to_string(values.size()) +
+                               " (the checkpoint was written for another deck)");
+    read_bytes(name, values.data(), bytes);
+  }
 };
 
 template <int Dim>
@@ -55,6 +126,19 @@ class Simulation {
   virtual void check_health() const = 0;
   // Extra geometry to write beside the particles each frame (cracks, contact pairs).
   virtual std::vector<SurfaceMesh> surfaces() const { return {}; }
+
+  // Checkpoints: every part of the state that step() changes or that the outputs read, so that
+  // restore_state() on a solver built from the same spec continues exactly as the saved one
+  // would have (bitwise on one thread). Solvers without checkpoints keep these defaults.
+  virtual void save_state(StateWriter& out) const {
+    throw std::logic_error("this solver does not write checkpoints");
+  }
+  virtual void restore_state(const StateReader& in) {
+    throw std::logic_error("this solver does not read checkpoints");
+  }
+  // The largest stable time step at the current state (s), for the driver's guard; +inf when the
+  // solver has no estimate.
+  virtual double time_step_limit() const { return std::numeric_limits<double>::infinity(); }
 };
 
 }  // namespace tribo

@@ -32,6 +32,11 @@ class PdSimulation final : public Simulation<Dim> {
   EnergyBreakdown energy() const override;
   Vec3 contact_force(int material_a, int material_b) const override;
   void check_health() const override;
+  // Checkpoints (docs/reliability.md): every member that step() changes is written by
+  // save_state(); a new one (contact state too) must be added there and in restore_state().
+  void save_state(StateWriter& out) const override;
+  void restore_state(const StateReader& in) override;
+  double time_step_limit() const override { return critical_dt_; }
 
   // PD-specific access.
   const BondFamilies& bonds() const { return bonds_; }
