@@ -87,6 +87,9 @@ class MpmSimulation final : public Simulation<Dim> {
   EnergyBreakdown energy() const override;
   Vec3 contact_force(int material_a, int material_b) const override;
   void check_health() const override;
+  void save_state(StateWriter& out) const override;
+  void restore_state(const StateReader& in) override;
+  double time_step_limit() const override;
 
  private:
   template <class Shape>
@@ -463,6 +466,82 @@ void MpmSimulation<Dim>::check_health() const {
                                           p, spec_.bodies[particles_.body[p]].name, x[0],
                                           Dim > 1 ? fmt::format(", {:.6g}", x[1]) : std::string()));
   }
+}
+
+// Checkpoints: every per-particle array in its current (sorted) order, so that the next sort
+// (steps_ % kSortInterval) and every nodal sum see the particles in the same order as the run that
+// was saved; the step count, time, dt, the gravity of the last step (energy()), the frictional work
+// and the contact impulses of the last step (contact_force()). The nodal arrays are cleared and
+// rebuilt every step, the scatter partition and sort buffers every time they are used: not state.
+template <int Dim>
+void MpmSimulation<Dim>::save_state(StateWriter& out) const {
+  static_assert(sizeof(Particles<Dim>) == 10 * sizeof(std::vector<int>),
+                "a new per-particle array of Particles must be saved in save_state");
+  const Particles<Dim>& q = particles_;
+  out.write_array("mpm.position", q.position);
+  out.write_array("mpm.reference_position", q.reference_position);
+  out.write_array("mpm.velocity", q.velocity);
+  out.write_array("mpm.mass", q.mass);
+  out.write_array("mpm.volume", q.volume);
+  out.write_array("mpm.reference_volume", q.reference_volume);
+  out.write_array("mpm.body", q.body);
+  out.write_array("mpm.material", q.material);
+  out.write_array("mpm.stress", q.stress);
+  out.write_array("mpm.damage", q.damage);
+  out.write_array("mpm.deformation_gradient", deformation_gradient_);
+  out.write_array("mpm.grid_velocity", grid_velocity_);
+  out.write_array("mpm.strain_energy_density", strain_energy_density_);
+  out.write_array("mpm.field", field_);
+  out.write_array("mpm.rigid", rigid_);
+  out.write_array("mpm.contact_impulse", contact_.pair_impulse);
+  out.write_value("mpm.contact_frictional_work", contact_.frictional_work);
+  out.write_value("mpm.gravity", gravity_);
+  out.write_value("mpm.dt", dt_);
+  out.write_value("mpm.time", time_);
+  out.write_value("mpm.steps", steps_);
+  out.write_value("mpm.frictional_work", frictional_work_);
+}
+
+template <int Dim>
+void MpmSimulation<Dim>::restore_state(const StateReader& in) {
+  Particles<Dim>& q = particles_;
+  // Sizes are the deck's: a checkpoint of another deck fails here instead of running on.
+  in.read_array_of_size("mpm.position", q.position);
+  in.read_array_of_size("mpm.reference_position", q.reference_position);
+  in.read_array_of_size("mpm.velocity", q.velocity);
+  in.read_array_of_size("mpm.mass", q.mass);
+  in.read_array_of_size("mpm.volume", q.volume);
+  in.read_array_of_size("mpm.reference_volume", q.reference_volume);
+  in.read_array_of_size("mpm.body", q.body);
+  in.read_array_of_size("mpm.material", q.material);
+  in.read_array_of_size("mpm.stress", q.stress);
+  in.read_array_of_size("mpm.damage", q.damage);
+  in.read_array_of_size("mpm.deformation_gradient", deformation_gradient_);
+  in.read_array_of_size("mpm.grid_velocity", grid_velocity_);
+  in.read_array_of_size("mpm.strain_energy_density", strain_energy_density_);
+  in.read_array_of_size("mpm.field", field_);
+  in.read_array_of_size("mpm.rigid", rigid_);
+  in.read_array_of_size("mpm.contact_impulse", contact_.pair_impulse);
+  in.read_value("mpm.contact_frictional_work", contact_.frictional_work);
+  in.read_value("mpm.gravity", gravity_);
+  in.read_value("mpm.dt", dt_);
+  in.read_value("mpm.time", time_);
+  in.read_value("mpm.steps", steps_);
+  in.read_value("mpm.frictional_work", frictional_work_);
+  for (std::size_t p = 0; p < q.size(); ++p)
+    if (q.body[p] < 0 || q.body[p] >= static_cast<int>(spec_.bodies.size()) || q.material[p] < 0 ||
+        q.material[p] >= static_cast<int>(spec_.materials.size()) || field_[p] < 0 ||
+        field_[p] >= layout_.fields)
+      throw std::runtime_error(fmt::format(
+          "checkpoint particle {} names body {}, material {}, field {}: not of this deck", p,
+          q.body[p], q.material[p], field_[p]));
+}
+
+// The CFL condition of explicit MPM (cfl = 1 in stable_time_step): a dilatational wave or a
+// particle must not cross more than one cell in a step.
+template <int Dim>
+double MpmSimulation<Dim>::time_step_limit() const {
+  return mpm::stable_time_step<Dim>(spec_, particles_.velocity, 1.0);
 }
 
 }  // namespace
