@@ -1,5 +1,6 @@
 #include "tribo/mpm/multimaterial_contact.hpp"
 
+
 #include "tribo/mpm/contact_normal.hpp"
 
 namespace tribo::mpm {
@@ -63,6 +64,15 @@ ContactField<Dim> others_lumped(const NodeFields<Dim>& nodes, long base, const i
   return o;
 }
 
+// Work of friction: only a sliding node dissipates (S (2 s_t - S) / 2 m_red is the friction force
+// times the slip over the step). A sticking node does no frictional work, as static friction does
+// none; the relative velocity it removes is the interpolation spread of one body's motion across a
+// node's support (a rolling cylinder's contact nodes), not slip.
+template <int Dim>
+double slip_work(const PairContactResult<Dim>& r) {
+  return r.sticking ? 0.0 : r.frictional_work;
+}
+
 }  // namespace
 
 template <int Dim>
@@ -115,7 +125,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
         // The force on a rigid b is still the reaction -dp_a: it is what the rigid body feels.
         accumulator->pair_impulse[a * F + b] += r.momentum_change_a;
         accumulator->pair_impulse[b * F + a] -= r.momentum_change_a;
-        accumulator->frictional_work += r.frictional_work;
+        accumulator->frictional_work += slip_work(r);
       }
       continue;
     }
@@ -138,7 +148,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       if (record) {
         accumulator->pair_impulse[a * F + dominant] += r.momentum_change_a;
         accumulator->pair_impulse[dominant * F + a] -= r.momentum_change_a;
-        accumulator->frictional_work += 0.5 * r.frictional_work;  // each pair is seen from both sides
+        accumulator->frictional_work += 0.5 * slip_work(r);  // each pair is seen from both sides
       }
     }
     for (int k = 0; k < count; ++k) nodes.momentum[base + active[k]] += change[k];
