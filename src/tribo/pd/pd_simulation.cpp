@@ -14,6 +14,7 @@
 #include "tribo/pd/parallel.hpp"
 #include "tribo/pd/pmb.hpp"
 #include "tribo/pd/precrack.hpp"
+#include "tribo/pd/short_range_force.hpp"
 #include "tribo/pd/spec_check.hpp"
 #include "tribo/pd/surface_correction.hpp"
 #include "tribo/pd/time_step.hpp"
@@ -83,10 +84,12 @@ PdSimulation<Dim>::PdSimulation(const SimulationSpec& spec) : spec_(spec) {
                    spec_.output.fields.end();
 
   set_up_bonds();
+  set_up_contact();
   choose_time_step();
   find_velocity_conditions();
   apply_velocity_conditions();
   accumulate_forces();  // a(0) for the first half kick
+  frictional_power_ = frictional_power();
   update_damage();
 }
 
@@ -125,6 +128,25 @@ void PdSimulation<Dim>::set_up_bonds() {
   if (!polylines.empty())
     break_precrack_bonds<Dim>(polylines, all(std::as_const(particles_.reference_position)), bonds_,
                               all(bond_weight_), all(broken_volume_));
+}
+
+// Contact needs each body's rigidity, breakability, bond micromodulus and (rigid) spin.
+template <int Dim>
+void PdSimulation<Dim>::set_up_contact() {
+  const double delta = spec_.pd.horizon * spec_.pd.spacing;
+  std::vector<ContactBody> bodies;
+  for (const BodyModel& body : body_models_) {
+    const MaterialSpec& material = spec_.materials[particles_.material[body.points.begin]];
+    ContactBody c;
+    c.rigid = body.model == MaterialModel::Rigid;
+    c.breakable = std::isfinite(body.stretch_limit);
+    c.micromodulus = contact_micromodulus<Dim>(material, delta, spec_.thickness);
+    c.angular_velocity = body.rigid.angular_velocity;
+    bodies.push_back(c);
+  }
+  if (PdContact<Dim>::needed(bodies))
+    contact_ = std::make_unique<PdContact<Dim>>(spec_.pd, bodies,
+                                                static_cast<int>(spec_.materials.size()));
 }
 
 // lambda_ij of every bond (surface_correction.hpp), body by body: PMB's energy weights bonds by
@@ -181,21 +203,49 @@ void PdSimulation<Dim>::set_bond_weights(const std::vector<double>& factor) {
                           all(lps_weighted_volume_));
 }
 
+// The contact repulsion stiffens the points it can press on: a point of the surface (a family
+// short of the body's fullest) or of a breakable body may be pushed by up to 2^(Dim-1) points of
+// the other side at once (a lattice nested half a spacing across, every partner within d), each a
+// spring k V_i; the stiffest partner body sets k. Empty without contact.
+template <int Dim>
+std::vector<double> PdSimulation<Dim>::contact_stiffness() const {
+  std::vector<double> extra;
+  if (!contact_) return extra;
+  extra.assign(particles_.size(), 0.0);
+  constexpr double partners = Dim == 2 ? 2.0 : 4.0;
+  for (std::size_t b = 0; b < body_models_.size(); ++b) {
+    const BodyModel& body = body_models_[b];
+    if (body.model == MaterialModel::Rigid) continue;
+    const double k = contact_->stiffest_partner(static_cast<int>(b));
+    double fullest = 0.0;
+    for (int i = body.points.begin; i < body.points.end; ++i)
+      fullest = std::max(fullest, family_volume_[i]);
+    const bool every_point = std::isfinite(body.stretch_limit);
+    for (int i = body.points.begin; i < body.points.end; ++i)
+      if (every_point || family_volume_[i] < (1.0 - 1e-9) * fullest)
+        extra[i] = partners * k * particles_.reference_volume[i];
+  }
+  return extra;
+}
+
 template <int Dim>
 void PdSimulation<Dim>::choose_time_step() {
   const double delta = spec_.pd.horizon * spec_.pd.spacing;
   critical_dt_ = std::numeric_limits<double>::infinity();
+  const std::vector<double> contact = contact_stiffness();
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Pmb) {
       critical_dt_ =
           std::min(critical_dt_, pd::critical_time_step(body.points, body.density, bonds_,
-                                                        all(std::as_const(bond_weight_))));
+                                                        all(std::as_const(bond_weight_)),
+                                                        all(contact)));
     } else if (body.model == MaterialModel::Lps) {
       const MaterialSpec& material = spec_.materials[particles_.material[body.points.begin]];
       critical_dt_ = std::min(
           critical_dt_,
           pd::critical_time_step(body.points, body.density, bonds_,
-                                 equivalent_micromodulus<Dim>(material, delta, spec_.thickness)));
+                                 equivalent_micromodulus<Dim>(material, delta, spec_.thickness),
+                                 all(contact)));
     }
   }
   if (spec_.time.dt) {
@@ -238,6 +288,10 @@ void PdSimulation<Dim>::step() {
   drift();
   move_rigid_bodies(time_ + dt_);
   accumulate_forces();
+  // Trapezoidal rule: a force pass's friction acts over the half steps on either side of it.
+  const double power = frictional_power();
+  frictional_work_ += 0.5 * dt_ * (frictional_power_ + power);
+  frictional_power_ = power;
   second_half_kick();
   apply_velocity_conditions();
   update_damage();
@@ -248,6 +302,7 @@ void PdSimulation<Dim>::step() {
 template <int Dim>
 void PdSimulation<Dim>::recompute_forces() {
   accumulate_forces();
+  frictional_power_ = frictional_power();
   update_damage();
   stress_step_ = -1;
 }
@@ -288,12 +343,27 @@ void PdSimulation<Dim>::add_bond_forces() {
   }
 }
 
-// Contact (issue 6) goes here: contact neighbours (points of other bodies, or of the same body no
-// longer bonded, within the contact radius; rebuilt with a skin), the short-range repulsion and
-// the chosen friction model, all added to force_, with the per-material-pair totals kept for
-// contact_force(). Nothing yet.
+// Contact (pd_contact.hpp): contact neighbours (points of other bodies, or of the same body no
+// longer bonded, within the contact radius; a Verlet list with a skin), the short-range
+// repulsion and the deck's friction model, added to force_; the per-material-pair totals are kept
+// for contact_force().
 template <int Dim>
-void PdSimulation<Dim>::add_contact_forces() {}
+ContactState<Dim> PdSimulation<Dim>::contact_state() const {
+  ContactState<Dim> state;
+  state.position = all(particles_.position);
+  state.velocity = all(particles_.velocity);
+  state.volume = all(particles_.reference_volume);
+  state.body = all(particles_.body);
+  state.material = all(particles_.material);
+  state.bonds = &bonds_;
+  state.bond_weight = all(bond_weight_);
+  return state;
+}
+
+template <int Dim>
+void PdSimulation<Dim>::add_contact_forces() {
+  if (contact_) contact_->add_forces(contact_state(), all(force_));
+}
 
 template <int Dim>
 void PdSimulation<Dim>::add_external_forces() {
@@ -412,12 +482,22 @@ EnergyBreakdown PdSimulation<Dim>::energy() const {
       e.strain += point_energy_[i];
     }
   }
+  // The repulsion is elastic: its energy counts as stored (strain) energy.
+  if (contact_) e.strain += contact_->elastic_energy(contact_state());
+  e.frictional = frictional_work_;
   return e;
 }
 
 template <int Dim>
-Vec3 PdSimulation<Dim>::contact_force(int, int) const {
-  return Vec3::Zero();  // contact is issue 6
+Vec3 PdSimulation<Dim>::contact_force(int material_a, int material_b) const {
+  if (!contact_) return Vec3::Zero();
+  return to_vec3<Dim>(contact_->force_between(material_a, material_b));
+}
+
+template <int Dim>
+std::vector<SurfaceMesh> PdSimulation<Dim>::surfaces() const {
+  if (!contact_) return {};
+  return {contact_->pair_mesh(all(particles_.position))};
 }
 
 template <int Dim>
@@ -461,6 +541,9 @@ void PdSimulation<Dim>::save_state(StateWriter& out) const {
   out.write_value("pd.dt", dt_);
   out.write_value("pd.time", time_);
   out.write_value("pd.step", step_);
+  out.write_value("pd.frictional_work", frictional_work_);
+  out.write_value("pd.frictional_power", frictional_power_);
+  if (contact_) contact_->save_state(out);
 }
 
 template <int Dim>
@@ -479,6 +562,9 @@ void PdSimulation<Dim>::restore_state(const StateReader& in) {
   in.read_value("pd.dt", dt_);
   in.read_value("pd.time", time_);
   in.read_value("pd.step", step_);
+  in.read_value("pd.frictional_work", frictional_work_);
+  in.read_value("pd.frictional_power", frictional_power_);
+  if (contact_) contact_->restore_state(in);
   stress_step_ = -1;
 }
 

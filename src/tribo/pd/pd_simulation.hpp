@@ -10,6 +10,7 @@
 #include "tribo/core/simulation.hpp"
 #include "tribo/pd/bond_family.hpp"
 #include "tribo/pd/lattice.hpp"
+#include "tribo/pd/pd_contact.hpp"
 #include "tribo/pd/rigid_motion.hpp"
 
 namespace tribo::pd {
@@ -32,6 +33,8 @@ class PdSimulation final : public Simulation<Dim> {
   EnergyBreakdown energy() const override;
   Vec3 contact_force(int material_a, int material_b) const override;
   void check_health() const override;
+  // The pairs in contact as 2-point cells ("contact_pairs"), when the run has contact.
+  std::vector<SurfaceMesh> surfaces() const override;
   // Checkpoints (docs/reliability.md): every member that step() changes is written by
   // save_state(); a new one (contact state too) must be added there and in restore_state().
   void save_state(StateWriter& out) const override;
@@ -56,6 +59,11 @@ class PdSimulation final : public Simulation<Dim> {
   std::vector<Vec<Dim>>& position() { return particles_.position; }
   std::vector<Vec<Dim>>& velocity() { return particles_.velocity; }
   void recompute_forces();
+  // Contact (pd_contact.hpp; null when no two points can ever touch) and friction's dissipation:
+  // power at the last force pass (W) and its time integral so far (J, energy().frictional).
+  const PdContact<Dim>* contact() const { return contact_.get(); }
+  double frictional_power() const { return contact_ ? contact_->dissipation_rate() : 0.0; }
+  double frictional_work() const { return frictional_work_; }
 
  private:
   struct BodyModel {
@@ -69,8 +77,10 @@ class PdSimulation final : public Simulation<Dim> {
   };
 
   void set_up_bonds();
+  void set_up_contact();
   std::vector<double> surface_correction_factors() const;
   void set_bond_weights(const std::vector<double>& factor);
+  std::vector<double> contact_stiffness() const;
   void choose_time_step();
   void find_velocity_conditions();
 
@@ -78,6 +88,7 @@ class PdSimulation final : public Simulation<Dim> {
   void accumulate_forces();
   void add_bond_forces();
   void add_contact_forces();
+  ContactState<Dim> contact_state() const;
   void add_external_forces();
 
   void first_half_kick();   // v(n+1/2) = v(n) + dt/2 a(n), with damping
@@ -104,6 +115,9 @@ class PdSimulation final : public Simulation<Dim> {
   mutable std::vector<double> point_energy_;  // scratch for energy(), sized once
 
   std::vector<Vec<Dim>> force_;
+  std::unique_ptr<PdContact<Dim>> contact_;
+  double frictional_work_ = 0.0;   // J, trapezoidal integral of the dissipated power
+  double frictional_power_ = 0.0;  // W, at the force pass of the last step
   std::vector<Vec<Dim>> applied_force_;
   std::vector<double> inverse_mass_;
   // Velocity boundary conditions as flat (point, component, value) lists.

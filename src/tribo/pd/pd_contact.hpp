@@ -1,0 +1,107 @@
+#pragma once
+// PD contact (issue 6; seed document 002; Kamensky et al. 2019): the contact neighbour list, the
+// short-range repulsion and the friction model of the deck, evaluated once per force pass and
+// added to the solver's force array. It also keeps what the output needs: the contact force per
+// pair of materials, the power friction dissipates, the repulsion's energy and the pairs in
+// contact (a VTK surface of 2-point cells).
+#include <span>
+#include <vector>
+
+#include "tribo/core/simulation.hpp"
+#include "tribo/core/simulation_spec.hpp"
+#include "tribo/pd/bond_family.hpp"
+#include "tribo/pd/contact_neighbor_search.hpp"
+#include "tribo/pd/friction_models.hpp"
+#include "tribo/pd/objective_friction.hpp"
+
+namespace tribo::pd {
+
+// What contact needs of each body.
+struct ContactBody {
+  bool rigid = false;
+  bool breakable = false;          // finite critical stretch: its broken bonds can touch
+  double micromodulus = 0.0;       // contact_micromodulus, N/m^6 (0 = rigid)
+  Vec3 angular_velocity = Vec3::Zero();  // rigid bodies' field v_i + omega x (x - y_i)
+};
+
+// The solver's state at one force pass.
+template <int Dim>
+struct ContactState {
+  std::span<const Vec<Dim>> position;  // y, m
+  std::span<const Vec<Dim>> velocity;  // m/s
+  std::span<const double> volume;      // m^3
+  std::span<const int> body;
+  std::span<const int> material;
+  const BondFamilies* bonds = nullptr;
+  std::span<const double> bond_weight;  // 0 = broken
+};
+
+template <int Dim>
+class PdContact {
+ public:
+  // radius and skin from the spec (in spacings; skin = half the radius: a rebuild every ~d/4 of
+  // travel, a list about 1.5^Dim times the pairs in contact).
+  PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodies, int material_count);
+
+  // Whether any pair of points can ever touch (two bodies not both rigid, or a breakable body).
+  static bool needed(const std::vector<ContactBody>& bodies);
+
+  // Adds the contact forces at `state` to `force` (N); rebuilds the list when the skin is used up.
+  void add_forces(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
+
+  // At the last add_forces: force on material a by material b (N), friction's dissipated power
+  // (W, >= 0) and the pairs in contact.
+  Vec<Dim> force_between(int material_a, int material_b) const;
+  double dissipation_rate() const { return dissipation_; }
+  std::size_t pairs_in_contact() const { return active_first_.size(); }
+  // The repulsion's stored energy at `state` (J).
+  double elastic_energy(const ContactState<Dim>& state) const;
+  // Pairs in contact at the last add_forces, drawn at `position`.
+  SurfaceMesh pair_mesh(std::span<const Vec<Dim>> position) const;
+
+  // The largest c_s/delta (N/m^7) of body b against any body it can touch (itself when
+  // breakable), for the stable time step.
+  double stiffest_partner(int body) const;
+
+  // Checkpoints: the list, and what the outputs read of the last pass (totals, dissipation,
+  // pairs in contact).
+  void save_state(StateWriter& out) const;
+  void restore_state(const StateReader& in);
+
+  double radius() const { return radius_; }
+  const ContactNeighborList<Dim>& neighbors() const { return list_; }
+  FrictionModel model() const { return model_; }
+
+ private:
+  void find_pairs_in_contact(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
+  void add_friction(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
+  template <class PairLaw>
+  void add_pairwise_friction(const ContactState<Dim>& state, std::span<Vec<Dim>> force,
+                             PairLaw&& law);
+  void add_objective_friction(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
+  void add_to_totals(int p, int i, const ContactState<Dim>& state, const Vec<Dim>& on_p);
+  Vec<Dim> rigid_velocity(int body, int point, const Vec<Dim>& x,
+                          const ContactState<Dim>& state) const;
+
+  double radius_;                  // d, m
+  double spacing_;                 // h, m
+  FrictionModel model_;
+  FrictionLaw law_;
+  int body_count_;
+  int material_count_;
+  std::vector<ContactBody> bodies_;
+  std::vector<double> pair_stiffness_;  // c_s / delta per pair of bodies, N/m^7
+  ContactEligibility eligibility_;
+  ContactNeighborList<Dim> list_;
+
+  // The pairs in contact at the last pass (reused storage).
+  std::vector<int> active_first_, active_second_;
+  std::vector<double> active_normal_;
+  std::vector<Vec<Dim>> active_direction_;
+  std::vector<int> contacts_of_point_;  // per point: pairs in contact (adhesion area share)
+  std::vector<Vec<Dim>> totals_;        // material_count^2, force on a by b
+  double dissipation_ = 0.0;
+  ObjectiveFriction<Dim> objective_;
+};
+
+}  // namespace tribo::pd
