@@ -124,6 +124,7 @@ class MpmSimulation final : public Simulation<Dim> {
   std::vector<ElasticConstants> elastic_;      // per material
   GridBoundaryConditions<Dim> boundary_;
   ContactAccumulator<Dim> contact_;
+  NodeParticles<Dim> around_;  // particles near contact nodes (logistic-regression normals only)
   Vec<Dim> gravity_;
   double dt_ = 0.0;
   double time_ = 0.0;
@@ -197,6 +198,8 @@ void MpmSimulation<Dim>::step_with() {
   const bool forces_first = scheme != UpdateScheme::Usf;
   if (forces_first) extrapolate_to_grid<Shape, true>();
   else extrapolate_to_grid<Shape, false>();
+  if (layout_.fields > 1 && spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression)
+    around_.template build<Shape>(grid_, nodes_, particles_, field_, half_width_);
   // The FLIP increment is measured from the extrapolated momenta, before contact and boundary
   // conditions, so that their changes reach the particle velocities (a field stuck to a rigid
   // floor stops instead of keeping a velocity that only its nodes forget).
@@ -307,7 +310,9 @@ void MpmSimulation<Dim>::impose_boundary_conditions() {
 template <int Dim>
 void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record) {
   if (layout_.fields < 2) return;
-  apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, record ? &contact_ : nullptr);
+  const bool regression = spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression;
+  apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, record ? &contact_ : nullptr,
+                              regression ? &around_ : nullptr);
 }
 
 // Grid to particles: v_p <- flip (v_p + sum S (v_I - v_I^extrapolated)) + (1 - flip) sum S v_I

@@ -64,6 +64,25 @@ ContactField<Dim> others_lumped(const NodeFields<Dim>& nodes, long base, const i
   return o;
 }
 
+// The contact normal at node n for field a against b. Logistic regression (Nairn et al. 2018) fits
+// the particles around the node labelled -1 (field a) and +1 (the others), starting from and
+// falling back to the average-gradient normal; with a rigid partner the rigid body's gradient is
+// kept, as for every gradient method (docs/mpm-contact.md).
+template <int Dim>
+Vec<Dim> node_normal(ContactNormalMethod method, const ContactField<Dim>& a, const ContactField<Dim>& b,
+                     const Vec<Dim>& gradient_sum, const Vec<Dim>& specified, const NodeParticles<Dim>* around,
+                     long n, int field_a, std::vector<int>& labels) {
+  const Vec<Dim> normal = contact_normal<Dim>(method, a, b, gradient_sum, specified);
+  if (method != ContactNormalMethod::LogisticRegression || around == nullptr || a.rigid || b.rigid) return normal;
+  const long begin = around->offset[n];
+  const int count = static_cast<int>(around->offset[n + 1] - begin);
+  if (count < 2) return normal;
+  labels.resize(count);
+  for (int k = 0; k < count; ++k) labels[k] = around->field[begin + k] == field_a ? -1 : 1;
+  return logistic_regression_normal<Dim>(around->relative_position.data() + begin, labels.data(),
+                                         around->weight.data() + begin, count, normal);
+}
+
 // Work of friction: only a sliding node dissipates (S (2 s_t - S) / 2 m_red is the friction force
 // times the slip over the step). A sticking node does no frictional work, as static friction does
 // none; the relative velocity it removes is the interpolation spread of one body's motion across a
@@ -78,7 +97,7 @@ double slip_work(const PairContactResult<Dim>& r) {
 template <int Dim>
 void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, const FieldLayout& layout,
                                  const MpmContactSpec& settings, double dt, ContactStage stage,
-                                 ContactAccumulator<Dim>* accumulator) {
+                                 ContactAccumulator<Dim>* accumulator, const NodeParticles<Dim>* around) {
   const int F = nodes.fields;
   constexpr int kMaxFields = 16;
   const NodeContext<Dim> context{grid.cell, grid.cell_volume(), dt};
@@ -91,6 +110,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
   for (long i = 0; i < entries; ++i) heaviest_node = std::max(heaviest_node, nodes.mass[i]);
   const double dust = 1e-10 * heaviest_node;
 
+  std::vector<int> labels;  // regression labels of one node; grows to the largest node once
   int active[kMaxFields];
   Vec<Dim> change[kMaxFields];
   const double* mass = nodes.mass.data();
@@ -115,7 +135,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       if (layout.rigid_field[a]) continue;           // two rigid fields: nothing moves
       const ContactField<Dim> fa = field_at(nodes, base + a, false);
       const ContactField<Dim> fb = field_at(nodes, base + b, layout.rigid_field[b]);
-      const Vec<Dim> normal = contact_normal<Dim>(settings.normals, fa, fb, gradient_sum, specified);
+      const Vec<Dim> normal = node_normal(settings.normals, fa, fb, gradient_sum, specified, around, n, a, labels);
       const PairContactResult<Dim> r =
           resolve_contact_pair<Dim>(fa, fb, normal, layout.law(a, b), settings, context, stage);
       if (!r.in_contact) continue;
@@ -140,7 +160,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       int dominant = -1;
       const ContactField<Dim> fa = field_at(nodes, base + a, false);
       const ContactField<Dim> fo = others_lumped(nodes, base, active, count, a, layout, dominant);
-      const Vec<Dim> normal = contact_normal<Dim>(settings.normals, fa, fo, gradient_sum, specified);
+      const Vec<Dim> normal = node_normal(settings.normals, fa, fo, gradient_sum, specified, around, n, a, labels);
       const PairContactResult<Dim> r =
           resolve_contact_pair<Dim>(fa, fo, normal, layout.law(a, dominant), settings, context, stage);
       if (!r.in_contact) continue;
@@ -156,8 +176,10 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
 }
 
 template void apply_multimaterial_contact<2>(NodeFields<2>&, const Grid<2>&, const FieldLayout&,
-                                             const MpmContactSpec&, double, ContactStage, ContactAccumulator<2>*);
+                                             const MpmContactSpec&, double, ContactStage, ContactAccumulator<2>*,
+                                             const NodeParticles<2>*);
 template void apply_multimaterial_contact<3>(NodeFields<3>&, const Grid<3>&, const FieldLayout&,
-                                             const MpmContactSpec&, double, ContactStage, ContactAccumulator<3>*);
+                                             const MpmContactSpec&, double, ContactStage, ContactAccumulator<3>*,
+                                             const NodeParticles<3>*);
 
 }  // namespace tribo::mpm

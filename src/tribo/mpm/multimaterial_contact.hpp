@@ -9,6 +9,7 @@
 #include "tribo/mpm/grid.hpp"
 #include "tribo/mpm/mpm_simulation.hpp"
 #include "tribo/mpm/node_fields.hpp"
+#include "tribo/mpm/node_particles.hpp"
 
 namespace tribo::mpm {
 
@@ -35,6 +36,7 @@ struct ContactAccumulator {
 template <int Dim>
 void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, const FieldLayout& layout,
                                  const MpmContactSpec& settings, double dt, ContactStage stage,
-                                 ContactAccumulator<Dim>* accumulator);  // null: do not record
+                                 ContactAccumulator<Dim>* accumulator,  // null: do not record
+                                 const NodeParticles<Dim>* around = nullptr);  // for regression normals
 
 }  // namespace tribo::mpm

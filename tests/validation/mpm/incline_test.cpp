@@ -30,6 +30,7 @@ struct InclineOptions {
   double flip = 1.0;
   double ramp = 0.0;
   double youngs = 1.0e6;
+  bool rigid_floor = true;  // else an elastic floor held still by a velocity boundary condition
 };
 
 SimulationSpec incline_spec(const InclineOptions& o) {
@@ -39,9 +40,8 @@ SimulationSpec incline_spec(const InclineOptions& o) {
   spec.time.cfl = 0.4;
   spec.gravity = Vec3(kG * std::sin(kTheta), -kG * std::cos(kTheta), 0.0);
   spec.materials.push_back(elastic_material("block", 1000.0, o.youngs, 0.3));
-  MaterialSpec floor;
-  floor.name = "floor";
-  floor.model = MaterialModel::Rigid;
+  MaterialSpec floor = elastic_material("floor", 1000.0, 1.0e7, 0.3);
+  if (o.rigid_floor) floor.model = MaterialModel::Rigid;
   spec.materials.push_back(floor);
   spec.bodies.push_back(body("block", 0, box_shape(2, Vec3(0.1, 0.1, 0), Vec3(0.2, 0.15, 0))));
   spec.bodies.push_back(body("floor", 1, box_shape(2, Vec3(0.0, 0.08, 0), Vec3(1.0, 0.1, 0))));
@@ -61,6 +61,12 @@ SimulationSpec incline_spec(const InclineOptions& o) {
   pair.material_indices = {0, 1};
   pair.law = o.law;
   spec.mpm.contact.pairs.push_back(pair);
+  if (!o.rigid_floor) {
+    BoundaryConditionSpec hold;
+    hold.region = box_shape(2, Vec3(-1, -1, 0), Vec3(2, 0.0975, 0));  // nodes inside the floor
+    hold.velocity = {0.0, 0.0, std::nullopt};
+    spec.boundary_conditions.push_back(hold);
+  }
   return spec;
 }
 
@@ -122,6 +128,24 @@ INSTANTIATE_TEST_SUITE_P(
         if (c == '-') c = '_';
       return n;
     });
+
+// With a rigid floor every gradient method takes the floor's gradient; on an elastic floor the
+// logistic regression of the particles around each node (Nairn et al. 2018) sets the normal. The
+// floor here is compliant (E = 1e7 Pa, free top layer): the block settles ~0.3 mm into it while
+// its particles bounce, so the rigid-floor formula is only approximate. Measured at 0.15 s: the
+// regression normals 9.9% short of it, the average volume gradient 16.8% short on the same floor.
+// The test holds the regression to 12% and to doing better than the gradient normal, the claim of
+// Nairn et al. 2018 for regression normals.
+TEST(Incline, LogisticRegressionNormalsBeatGradientNormalsOnAnElasticFloor) {
+  InclineOptions o;
+  o.rigid_floor = false;
+  o.normals = ContactNormalMethod::LogisticRegression;
+  const double regression = std::abs(travel(o) / slipping_travel(0.2) - 1.0);
+  o.normals = ContactNormalMethod::AverageVolumeGradient;
+  const double gradient = std::abs(travel(o) / slipping_travel(0.2) - 1.0);
+  EXPECT_LT(regression, 0.12);
+  EXPECT_LT(regression, gradient);
+}
 
 TEST(Incline, PositionMethodWithCutoffGivesTheAnalyticSlip) {
   InclineOptions o;
