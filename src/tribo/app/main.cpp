@@ -1,12 +1,15 @@
 // The `tribo` command: run a deck, check a deck, or run the built-in validation problems.
-// Exit codes: 0 success, 1 usage or I/O error, 2 bad deck, 3 unstable run, 4 validation failed.
+// Exit codes: 0 success, 1 usage or I/O error, 2 bad deck, 3 unstable run, 4 validation failed,
+// 128 + N stopped by signal N (SIGINT 130, SIGTERM 143) after writing a checkpoint.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "tribo/app/run_driver.hpp"
+#include "tribo/app/signals.hpp"
 #include "tribo/app/validation.hpp"
 #include "tribo/core/error.hpp"
 #include "tribo/io/deck_reader.hpp"
@@ -34,6 +37,11 @@ int main(int argc, char** argv) {
   run->add_option("--output,-o", output, "output folder (overrides output.directory)");
   run->add_option("--threads,-t", threads, "OpenMP threads (default: all)");
   run->add_flag("--quiet,-q", quiet, "no progress output");
+  std::string restart;
+  run->add_option("--restart", restart,
+                  "continue the run whose output folder is DIR from its newest checkpoint (from the start "
+                  "when it has none); output goes on in DIR")
+      ->type_name("DIR");
 
   std::string check_deck;
   auto* check = app.add_subcommand("check", "Parse and validate a deck; exit 0 (valid) or 2");
@@ -56,10 +64,26 @@ int main(int argc, char** argv) {
       const tribo::SimulationSpec spec = tribo::io::read_deck(deck);
       tribo::app::RunOptions options;
       if (!output.empty()) options.output_directory = output;
+      if (!restart.empty()) {
+        namespace fs = std::filesystem;
+        if (!output.empty() && fs::weakly_canonical(output) != fs::weakly_canonical(restart)) {
+          fmt::print(stderr, "tribo: error: --restart {} continues in that folder; --output {} names another\n",
+                     restart, output);
+          return 1;
+        }
+        if (!fs::is_directory(restart)) {
+          fmt::print(stderr, "tribo: error: --restart {}: no such folder\n", restart);
+          return 1;
+        }
+        options.output_directory = restart;
+        options.restart = true;
+      }
       options.threads = threads;
       options.progress = !quiet;
       if (!quiet) fmt::print(stderr, "{}\n", describe(spec));
+      const tribo::app::StopSignals stop_signals;
       const tribo::app::RunReport report = tribo::app::run_simulation(spec, options);
+      if (!report.restart_note.empty() && !quiet) fmt::print(stderr, "tribo: {}\n", report.restart_note);
       if (report.exit_code != 0) fmt::print(stderr, "tribo: run stopped: {}\n", report.exit_reason);
       fmt::print("{}", tribo::app::format_report(report));
       return report.exit_code;

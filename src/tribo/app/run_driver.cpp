@@ -6,8 +6,12 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <limits>
+#include <optional>
 
+#include "tribo/app/checkpoint.hpp"
 #include "tribo/app/progress.hpp"
+#include "tribo/app/signals.hpp"
 #include "tribo/core/error.hpp"
 #include "tribo/core/simulation.hpp"
 #include "tribo/io/atomic_file.hpp"
@@ -49,13 +53,22 @@ double deformable_mass(const Simulation<Dim>& sim) {
   return m;
 }
 
-// Writes frames, history and the PVD at output times.
+// Writes frames, history and the PVD at output times. On a restart the history and the PVD are
+// cut back to the checkpoint's time and frame numbering goes on from the checkpoint's count, so
+// the frames redone overwrite those the interrupted run wrote past it.
 template <int Dim>
 class OutputFolder {
  public:
-  OutputFolder(const SimulationSpec& spec, const fs::path& dir, bool frames)
-      : spec_(spec), dir_(dir), frames_(frames), pvd_(dir / "run.pvd"),
-        recorder_(spec.output.history, spec), csv_(dir / "history.csv", recorder_.columns()) {
+  OutputFolder(const SimulationSpec& spec, const fs::path& dir, bool frames, std::optional<double> resume_at,
+               int frame)
+      : spec_(spec),
+        dir_(dir),
+        frames_(frames),
+        pvd_(resume_at ? io::PvdWriter::reload(dir / "run.pvd", *resume_at) : io::PvdWriter(dir / "run.pvd")),
+        recorder_(spec.output.history, spec),
+        csv_(resume_at ? io::HistoryCsv::reload(dir / "history.csv", recorder_.columns(), *resume_at)
+                       : io::HistoryCsv(dir / "history.csv", recorder_.columns())),
+        frame_(frame) {
     fs::create_directories(dir / "frames");
     io::write_file_atomically(dir / "deck.yaml", io::write_deck(spec));
     for (const MaterialSpec& m : spec.materials) material_names_.push_back(m.name);
@@ -78,6 +91,10 @@ class OutputFolder {
     ++frame_;
   }
   int frames() const { return frame_; }
+  // Time of the last history row (NaN when none).
+  double last_time() const {
+    return csv_.rows().empty() ? std::numeric_limits<double>::quiet_NaN() : csv_.rows().back()[0];
+  }
 
  private:
   const SimulationSpec& spec_;
@@ -91,55 +108,181 @@ class OutputFolder {
   int frame_ = 0;
 };
 
+// Brings the solver back from `snapshot` to step `target` (the last step that passed the guards),
+// replaying the steps in between. On one thread the replay repeats the run exactly; should it fail
+// earlier (a thread-dependent sum), it stops one step before that failure instead.
+template <int Dim>
+void rewind_to(Simulation<Dim>& sim, const SimulationSpec& spec, const io::CheckpointImage& snapshot, long target) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    DriverState ignored;
+    restore_checkpoint(snapshot, spec, sim, ignored);
+    try {
+      while (sim.step_count() < target) {
+        sim.step();
+        sim.check_health();
+      }
+      return;
+    } catch (const SimulationError&) {
+      target = sim.step_count() - 1;
+    }
+  }
+  DriverState ignored;
+  restore_checkpoint(snapshot, spec, sim, ignored);
+}
+
+// The guard on the step size, before each step, on a state that passed check_health().
+template <int Dim>
+void check_time_step(const Simulation<Dim>& sim, const SimulationSpec& spec) {
+  const double limit = sim.time_step_limit();
+  if (sim.dt() <= limit) return;
+  const char* basis = spec.method == Method::Mpm
+                          ? "explicit MPM's CFL condition, cell / (dilatational wave speed + fastest particle "
+                            "speed)"
+                          : "the stable step of explicit PD, Silling & Askari 2005";
+  throw SimulationError(sim.step_count(), sim.time(),
+                        fmt::format("time step {:.4g} s is above the stability limit {:.4g} s of {}; lower "
+                                    "time.dt, or give time.cfl (a fraction of the limit) instead",
+                                    sim.dt(), limit, basis));
+}
+
 template <int Dim>
 RunReport run(const SimulationSpec& spec, const RunOptions& options) {
   RunReport report;
   report.directory = options.output_directory.value_or(fs::path(spec.output.directory));
   auto sim = make_solver<Dim>(spec);
-  OutputFolder<Dim> output(spec, report.directory, options.write_frames);
   report.particles = static_cast<long>(sim->particles().size());
 
   const double end = spec.time.end;
   const double every = spec.output.every > 0.0 ? spec.output.every : end / 100.0;
-  const EnergyBreakdown energy0 = sim->energy();
-  const Vec<Dim> momentum0 = total_momentum(*sim);
+  const double checkpoint_every = spec.output.checkpoint_every.value_or(end / 10.0);
+  const CheckpointFolder checkpoints(report.directory);
+  DriverState driver;
+  driver.energy0 = sim->energy();
+  driver.momentum0 = to_vec3<Dim>(total_momentum(*sim));
+
+  // A restart: the newest readable checkpoint, if any, replaces the initial state.
+  std::optional<double> resume_at;
+  if (options.restart) {
+    for (const fs::path& folder : {report.directory, report.directory / "frames", checkpoints.path()})
+      remove_interrupted_writes(folder);
+    std::vector<std::string> skipped;
+    auto loaded = checkpoints.newest_readable(&skipped);
+    for (const std::string& why : skipped) report.restart_note += fmt::format("skipped {}\n", why);
+    if (loaded) {
+      restore_checkpoint(loaded->image, spec, *sim, driver);
+      resume_at = sim->time();
+      report.checkpoint = loaded->file;
+      report.restart_note += fmt::format("continuing from {} (step {}, t = {:.6g} s)", loaded->file.string(),
+                                         sim->step_count(), sim->time());
+    } else {
+      report.restart_note += fmt::format("no checkpoint in {}: starting from t = 0", checkpoints.path().string());
+    }
+  }
+  report.first_step = sim->step_count();
+  report.first_time = sim->time();
+
+  OutputFolder<Dim> output(spec, report.directory, options.write_frames, resume_at,
+                           static_cast<int>(driver.frames));
   const double mass = deformable_mass(*sim);
   const Vec<Dim> gravity = from_vec3<Dim>(spec.gravity);
 
+  // The newest state known to pass the guards, in memory, taken at outputs (at most one per
+  // kSnapshotSteps steps) and checkpoints: when a guard trips after a step, the solver replays
+  // from it to the step before (rewind_to), and that state is written.
+  constexpr long kSnapshotSteps = 10;
+  io::CheckpointImage last_good;
+  long snapshot_step = -1;
+  long last_checkpoint_step = resume_at ? sim->step_count() : -1;
+  const auto write_output = [&] {
+    output.write(*sim);
+    driver.frames = output.frames();
+  };
+  const auto take_snapshot = [&] {
+    last_good = make_checkpoint<Dim>(spec, *sim, driver);
+    snapshot_step = sim->step_count();
+  };
+  const auto write_checkpoint = [&] {
+    if (last_checkpoint_step == sim->step_count()) return;
+    take_snapshot();
+    if (options.write_checkpoints) report.checkpoint = checkpoints.write(last_good, sim->step_count());
+    last_checkpoint_step = sim->step_count();
+  };
+
   Progress progress(end, options.progress);
   const auto start = std::chrono::steady_clock::now();
-  long next_output = 1;
-  output.write(*sim);
+  if (!resume_at) write_output();
   report.exit_reason = "completed";
+  long good_step = -1;  // the step whose state passed the guards last
   try {
     sim->check_health();
+    good_step = sim->step_count();
+    take_snapshot();
+    bool completed = true;
     // Half a step of slack so that round-off in the accumulated time does not add a step.
     while (sim->time() < end - 0.5 * sim->dt()) {
+      const int signal = stop_requested();
+      const bool asked = options.stop_after_steps && sim->step_count() >= *options.stop_after_steps;
+      if (signal != 0 || asked) {
+        write_checkpoint();
+        report.exit_reason =
+            signal != 0
+                ? fmt::format("stopped by {} at step {}, t = {:.6g} s, after writing a checkpoint; continue "
+                              "with `tribo run DECK --restart {}`",
+                              signal_name(signal), sim->step_count(), sim->time(), report.directory.string())
+                : fmt::format("stopped at step {} as asked", sim->step_count());
+        report.exit_code = signal != 0 ? 128 + signal : 0;
+        clear_stop_request();
+        completed = false;
+        break;
+      }
+      check_time_step(*sim, spec);
       sim->step();
       sim->check_health();
-      if (sim->time() >= next_output * every - 0.5 * sim->dt()) {
-        output.write(*sim);
-        while (next_output * every <= sim->time() + 0.5 * sim->dt()) ++next_output;
+      good_step = sim->step_count();
+      bool output_written = false;
+      if (sim->time() >= driver.next_output * every - 0.5 * sim->dt()) {
+        while (driver.next_output * every <= sim->time() + 0.5 * sim->dt()) ++driver.next_output;
+        write_output();
+        output_written = true;
       }
-      progress.update(sim->time(), sim->step_count());
+      if (sim->time() >= driver.next_checkpoint * checkpoint_every - 0.5 * sim->dt()) {
+        while (driver.next_checkpoint * checkpoint_every <= sim->time() + 0.5 * sim->dt())
+          ++driver.next_checkpoint;
+        write_checkpoint();
+      } else if (output_written && sim->step_count() - snapshot_step >= kSnapshotSteps) {
+        take_snapshot();
+      }
+      progress.update(sim->time(), sim->step_count() - report.first_step);
     }
+    if (completed) write_checkpoint();  // to extend the run later (a larger time.end)
   } catch (const SimulationError& e) {
     report.exit_reason = e.what();
     report.exit_code = 3;
+    if (good_step >= 0) {
+      // A step failed the checks (good_step < step_count), or the step size did before it ran.
+      if (sim->step_count() != good_step) rewind_to<Dim>(*sim, spec, last_good, good_step);
+      report.last_good_step = sim->step_count();
+      report.last_good_time = sim->time();
+      if (output.last_time() != sim->time()) write_output();
+      write_checkpoint();
+    }
   }
-  progress.finish(sim->time(), sim->step_count());
+  progress.finish(sim->time(), sim->step_count() - report.first_step);
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report.steps = sim->step_count();
   report.simulated_time = sim->time();
+  const long steps_run = report.steps - report.first_step;
   report.particle_updates_per_second =
-      report.wall_seconds > 0.0 ? report.particles * static_cast<double>(report.steps) / report.wall_seconds : 0.0;
+      report.wall_seconds > 0.0 ? report.particles * static_cast<double>(steps_run) / report.wall_seconds : 0.0;
 
   if (report.exit_code == 0) {
+    const EnergyBreakdown& energy0 = driver.energy0;
     const EnergyBreakdown energy1 = sim->energy();
     const double scale = std::max({std::abs(energy0.total()), energy1.kinetic + energy1.strain,
                                    energy0.kinetic + energy0.strain, 1e-300});
     report.energy_error = std::abs(energy1.total() - energy0.total()) / scale;
     // Gravity's impulse is the only external one when no boundary or rigid body pushes.
+    const Vec<Dim> momentum0 = from_vec3<Dim>(driver.momentum0);
     const Vec<Dim> expected = momentum0 + mass * gravity * sim->time();
     const Vec<Dim> p1 = total_momentum(*sim);
     const double pscale = std::max({momentum0.norm(), p1.norm(), expected.norm(), 1e-300});
@@ -158,6 +301,11 @@ RunReport run(const SimulationSpec& spec, const RunOptions& options) {
       .set("particle_updates_per_second", report.particle_updates_per_second)
       .set("threads", omp_get_max_threads())
       .set("frames", output.frames());
+  if (options.restart) {
+    io::JsonObject restart;
+    restart.set("step", report.first_step).set("time", report.first_time);
+    summary.set("restarted_from", std::move(restart));
+  }
   io::JsonObject conservation;
   conservation.set("energy_relative_error", report.energy_error)
       .set("momentum_relative_error", report.momentum_error)
@@ -165,6 +313,13 @@ RunReport run(const SimulationSpec& spec, const RunOptions& options) {
                    "momentum and energy with the outside, so nonzero errors are expected with them");
   summary.set("conservation", std::move(conservation));
   summary.set("exit_reason", report.exit_reason).set("exit_code", report.exit_code);
+  if (report.last_good_step >= 0) {
+    io::JsonObject good;
+    good.set("step", report.last_good_step).set("time", report.last_good_time);
+    summary.set("last_good_state", std::move(good));
+  }
+  if (!report.checkpoint.empty())
+    summary.set("checkpoint", fs::relative(report.checkpoint, report.directory).string());
   io::write_json_atomically(report.directory / "summary.json", summary);
   return report;
 }
@@ -189,6 +344,10 @@ std::string format_report(const RunReport& r) {
                      r.energy_error);
     s += fmt::format("  momentum      {:.3e} relative change beyond gravity's impulse\n", r.momentum_error);
   }
+  if (r.last_good_step >= 0)
+    s += fmt::format("  last good     step {}, t = {:.6g} s (history, frame and checkpoint written there)\n",
+                     r.last_good_step, r.last_good_time);
+  if (!r.checkpoint.empty()) s += fmt::format("  checkpoint    {}\n", r.checkpoint.string());
   s += fmt::format("  output        {}\n", r.directory.string());
   return s;
 }

@@ -1,0 +1,150 @@
+#include "tribo/app/checkpoint.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <regex>
+#include <stdexcept>
+
+#include "tribo/io/deck_writer.hpp"
+
+namespace tribo::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::regex& checkpoint_name() {
+  static const std::regex name(R"(checkpoint_([0-9]+)\.bin)");
+  return name;
+}
+
+}  // namespace
+
+std::string deck_fingerprint(const SimulationSpec& spec) {
+  SimulationSpec physics = spec;
+  physics.title.clear();
+  physics.source_file.clear();
+  physics.time.end = 0.0;
+  physics.output = OutputSpec{};
+  return fmt::format("{:016x}", io::fnv1a64(io::write_deck(physics)));
+}
+
+template <int Dim>
+io::CheckpointImage make_checkpoint(const SimulationSpec& spec, const Simulation<Dim>& sim,
+                                    const DriverState& driver) {
+  io::CheckpointImage image;
+  image.write_string("run.deck_fingerprint", deck_fingerprint(spec));
+  image.write_value("run.method", static_cast<int>(spec.method));
+  image.write_value("run.dimension", Dim);
+  image.write_value("run.particles", static_cast<long>(sim.particles().size()));
+  image.write_value("run.step", sim.step_count());
+  image.write_value("run.time", sim.time());
+  image.write_value("run.next_output", driver.next_output);
+  image.write_value("run.next_checkpoint", driver.next_checkpoint);
+  image.write_value("run.frames", driver.frames);
+  image.write_value("run.energy0", driver.energy0);
+  image.write_value("run.momentum0", driver.momentum0);
+  sim.save_state(image);
+  return image;
+}
+
+template <int Dim>
+void restore_checkpoint(const io::CheckpointImage& image, const SimulationSpec& spec, Simulation<Dim>& sim,
+                        DriverState& driver) {
+  const auto mismatch = [&](const std::string& what) {
+    return std::runtime_error(fmt::format(
+        "the checkpoint was written for another deck ({}); run from the start without --restart, or "
+        "restore the deck it was written with",
+        what));
+  };
+  int method = -1, dimension = 0;
+  long particles = 0;
+  image.read_value("run.method", method);
+  image.read_value("run.dimension", dimension);
+  image.read_value("run.particles", particles);
+  if (method != static_cast<int>(spec.method)) throw mismatch("another method");
+  if (dimension != Dim) throw mismatch(fmt::format("dimension {}, the deck's is {}", dimension, Dim));
+  if (particles != static_cast<long>(sim.particles().size()))
+    throw mismatch(fmt::format("{} particles, the deck makes {}", particles, sim.particles().size()));
+  if (image.read_string("run.deck_fingerprint") != deck_fingerprint(spec))
+    throw mismatch("materials, bodies, time step or solver options differ");
+  image.read_value("run.next_output", driver.next_output);
+  image.read_value("run.next_checkpoint", driver.next_checkpoint);
+  image.read_value("run.frames", driver.frames);
+  image.read_value("run.energy0", driver.energy0);
+  image.read_value("run.momentum0", driver.momentum0);
+  sim.restore_state(image);
+}
+
+CheckpointPlace checkpoint_place(const io::CheckpointImage& image) {
+  CheckpointPlace place;
+  image.read_value("run.step", place.step);
+  image.read_value("run.time", place.time);
+  return place;
+}
+
+CheckpointFolder::CheckpointFolder(const fs::path& run_directory, int keep)
+    : folder_(run_directory / "checkpoints"), keep_(std::max(keep, 1)) {}
+
+fs::path CheckpointFolder::write(io::CheckpointImage& image, long step) const {
+  fs::create_directories(folder_);
+  const fs::path file = folder_ / fmt::format("checkpoint_{:09d}.bin", step);
+  io::write_checkpoint(file, image);
+  // Older ones go only after the new one is complete and renamed into place.
+  const std::vector<fs::path> all = files();
+  for (std::size_t i = static_cast<std::size_t>(keep_); i < all.size(); ++i) {
+    std::error_code ignored;
+    fs::remove(all[i], ignored);
+  }
+  return file;
+}
+
+std::vector<fs::path> CheckpointFolder::files() const {
+  std::vector<std::pair<long, fs::path>> found;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(folder_, error)) {
+    std::smatch match;
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && std::regex_match(name, match, checkpoint_name()))
+      found.emplace_back(std::stol(match[1].str()), entry.path());
+  }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<fs::path> out;
+  for (auto& f : found) out.push_back(std::move(f.second));
+  return out;
+}
+
+std::optional<CheckpointFolder::Loaded> CheckpointFolder::newest_readable(std::vector<std::string>* skipped) const {
+  for (const fs::path& file : files()) {
+    try {
+      return Loaded{file, io::read_checkpoint(file)};
+    } catch (const std::exception& e) {
+      if (skipped) skipped->push_back(e.what());
+    }
+  }
+  return std::nullopt;
+}
+
+int remove_interrupted_writes(const fs::path& folder) {
+  static const std::regex temporary(R"(\..+\.tmp\.[0-9]+\.[0-9]+)");
+  int removed = 0;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && std::regex_match(name, temporary)) {
+      std::error_code ignored;
+      if (fs::remove(entry.path(), ignored)) ++removed;
+    }
+  }
+  return removed;
+}
+
+template io::CheckpointImage make_checkpoint<2>(const SimulationSpec&, const Simulation<2>&, const DriverState&);
+template io::CheckpointImage make_checkpoint<3>(const SimulationSpec&, const Simulation<3>&, const DriverState&);
+template void restore_checkpoint<2>(const io::CheckpointImage&, const SimulationSpec&, Simulation<2>&,
+                                    DriverState&);
+template void restore_checkpoint<3>(const io::CheckpointImage&, const SimulationSpec&, Simulation<3>&,
+                                    DriverState&);
+
+}  // namespace tribo::app

@@ -1,0 +1,76 @@
+#pragma once
+// Checkpoints of a run (docs/reliability.md): the solver's state (Simulation::save_state) plus
+// what the time loop keeps (the next output and checkpoint times, the frame count, the initial
+// energy and momentum for the summary), in DIR/checkpoints/checkpoint_STEP.bin. `tribo run DECK
+// --restart DIR` continues from the newest readable one.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tribo/core/simulation.hpp"
+#include "tribo/core/simulation_spec.hpp"
+#include "tribo/io/checkpoint_file.hpp"
+
+namespace tribo::app {
+
+// The time loop's own state, saved beside the solver's.
+struct DriverState {
+  long next_output = 1;      // the next output is at next_output * output interval
+  long next_checkpoint = 1;  // the next checkpoint is at next_checkpoint * checkpoint interval
+  long frames = 0;           // VTK frames written so far (the next frame's number)
+  EnergyBreakdown energy0;   // at t = 0, for the summary's conservation errors
+  Vec3 momentum0 = Vec3::Zero();
+};
+
+// A hash of the deck as run, leaving out what a restart may change: the title, time.end (a run
+// may be extended) and the output section (the history's columns are checked by the CSV reload).
+std::string deck_fingerprint(const SimulationSpec& spec);
+
+// The checkpoint of a running solver.
+template <int Dim>
+io::CheckpointImage make_checkpoint(const SimulationSpec& spec, const Simulation<Dim>& sim,
+                                    const DriverState& driver);
+
+// Restores the solver and the driver state. Throws std::runtime_error naming the file when the
+// checkpoint was written by another deck (fingerprint, method, dimension or particle count).
+template <int Dim>
+void restore_checkpoint(const io::CheckpointImage& image, const SimulationSpec& spec, Simulation<Dim>& sim,
+                        DriverState& driver);
+
+// The step and time a checkpoint was taken at (for messages), without restoring it.
+struct CheckpointPlace {
+  long step = 0;
+  double time = 0.0;
+};
+CheckpointPlace checkpoint_place(const io::CheckpointImage& image);
+
+// DIR/checkpoints: written atomically, the newest `keep` kept.
+class CheckpointFolder {
+ public:
+  explicit CheckpointFolder(const std::filesystem::path& run_directory, int keep = 2);
+
+  const std::filesystem::path& path() const { return folder_; }
+  // Writes checkpoint_STEP.bin (creating the folder), then removes all but the newest `keep`.
+  std::filesystem::path write(io::CheckpointImage& image, long step) const;
+  // checkpoint_*.bin, newest (highest step) first.
+  std::vector<std::filesystem::path> files() const;
+
+  struct Loaded {
+    std::filesystem::path file;
+    io::CheckpointImage image;
+  };
+  // The newest file that parses (magic, version, checksum); each one skipped is described in
+  // *skipped. Empty when there is none.
+  std::optional<Loaded> newest_readable(std::vector<std::string>* skipped = nullptr) const;
+
+ private:
+  std::filesystem::path folder_;
+  int keep_;
+};
+
+// Removes the temporaries of atomic writes that a kill interrupted (".NAME.tmp.PID.N", see
+// io/atomic_file.cpp) from `folder`; they are never complete files. Returns how many.
+int remove_interrupted_writes(const std::filesystem::path& folder);
+
+}  // namespace tribo::app
