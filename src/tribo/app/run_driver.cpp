@@ -145,20 +145,22 @@ void check_time_step(const Simulation<Dim>& sim, const SimulationSpec& spec) {
                                     sim.dt(), limit, basis));
 }
 
+}  // namespace
+
 template <int Dim>
-RunReport run(const SimulationSpec& spec, const RunOptions& options) {
+RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const RunOptions& options) {
+  if (options.threads > 0) omp_set_num_threads(options.threads);
   RunReport report;
   report.directory = options.output_directory.value_or(fs::path(spec.output.directory));
-  auto sim = make_solver<Dim>(spec);
-  report.particles = static_cast<long>(sim->particles().size());
+  report.particles = static_cast<long>(sim.particles().size());
 
   const double end = spec.time.end;
   const double every = spec.output.every > 0.0 ? spec.output.every : end / 100.0;
   const double checkpoint_every = spec.output.checkpoint_every.value_or(end / 10.0);
   const CheckpointFolder checkpoints(report.directory);
   DriverState driver;
-  driver.energy0 = sim->energy();
-  driver.momentum0 = to_vec3<Dim>(total_momentum(*sim));
+  driver.energy0 = sim.energy();
+  driver.momentum0 = to_vec3<Dim>(total_momentum(sim));
 
   // A restart: the newest readable checkpoint, if any, replaces the initial state.
   std::optional<double> resume_at;
@@ -169,21 +171,21 @@ RunReport run(const SimulationSpec& spec, const RunOptions& options) {
     auto loaded = checkpoints.newest_readable(&skipped);
     for (const std::string& why : skipped) report.restart_note += fmt::format("skipped {}\n", why);
     if (loaded) {
-      restore_checkpoint(loaded->image, spec, *sim, driver);
-      resume_at = sim->time();
+      restore_checkpoint(loaded->image, spec, sim, driver);
+      resume_at = sim.time();
       report.checkpoint = loaded->file;
       report.restart_note += fmt::format("continuing from {} (step {}, t = {:.6g} s)", loaded->file.string(),
-                                         sim->step_count(), sim->time());
+                                         sim.step_count(), sim.time());
     } else {
       report.restart_note += fmt::format("no checkpoint in {}: starting from t = 0", checkpoints.path().string());
     }
   }
-  report.first_step = sim->step_count();
-  report.first_time = sim->time();
+  report.first_step = sim.step_count();
+  report.first_time = sim.time();
 
   OutputFolder<Dim> output(spec, report.directory, options.write_frames, resume_at,
                            static_cast<int>(driver.frames));
-  const double mass = deformable_mass(*sim);
+  const double mass = deformable_mass(sim);
   const Vec<Dim> gravity = from_vec3<Dim>(spec.gravity);
 
   // The newest state known to pass the guards, in memory, taken at outputs (at most one per
@@ -192,20 +194,20 @@ RunReport run(const SimulationSpec& spec, const RunOptions& options) {
   constexpr long kSnapshotSteps = 10;
   io::CheckpointImage last_good;
   long snapshot_step = -1;
-  long last_checkpoint_step = resume_at ? sim->step_count() : -1;
+  long last_checkpoint_step = resume_at ? sim.step_count() : -1;
   const auto write_output = [&] {
-    output.write(*sim);
+    output.write(sim);
     driver.frames = output.frames();
   };
   const auto take_snapshot = [&] {
-    last_good = make_checkpoint<Dim>(spec, *sim, driver);
-    snapshot_step = sim->step_count();
+    last_good = make_checkpoint<Dim>(spec, sim, driver);
+    snapshot_step = sim.step_count();
   };
   const auto write_checkpoint = [&] {
-    if (last_checkpoint_step == sim->step_count()) return;
+    if (last_checkpoint_step == sim.step_count()) return;
     take_snapshot();
-    if (options.write_checkpoints) report.checkpoint = checkpoints.write(last_good, sim->step_count());
-    last_checkpoint_step = sim->step_count();
+    if (options.write_checkpoints) report.checkpoint = checkpoints.write(last_good, sim.step_count());
+    last_checkpoint_step = sim.step_count();
   };
 
   Progress progress(end, options.progress);
@@ -214,45 +216,45 @@ RunReport run(const SimulationSpec& spec, const RunOptions& options) {
   report.exit_reason = "completed";
   long good_step = -1;  // the step whose state passed the guards last
   try {
-    sim->check_health();
-    good_step = sim->step_count();
+    sim.check_health();
+    good_step = sim.step_count();
     take_snapshot();
     bool completed = true;
     // Half a step of slack so that round-off in the accumulated time does not add a step.
-    while (sim->time() < end - 0.5 * sim->dt()) {
+    while (sim.time() < end - 0.5 * sim.dt()) {
       const int signal = stop_requested();
-      const bool asked = options.stop_after_steps && sim->step_count() >= *options.stop_after_steps;
+      const bool asked = options.stop_after_steps && sim.step_count() >= *options.stop_after_steps;
       if (signal != 0 || asked) {
         write_checkpoint();
         report.exit_reason =
             signal != 0
                 ? fmt::format("stopped by {} at step {}, t = {:.6g} s, after writing a checkpoint; continue "
                               "with `tribo run DECK --restart {}`",
-                              signal_name(signal), sim->step_count(), sim->time(), report.directory.string())
-                : fmt::format("stopped at step {} as asked", sim->step_count());
+                              signal_name(signal), sim.step_count(), sim.time(), report.directory.string())
+                : fmt::format("stopped at step {} as asked", sim.step_count());
         report.exit_code = signal != 0 ? 128 + signal : 0;
         clear_stop_request();
         completed = false;
         break;
       }
-      check_time_step(*sim, spec);
-      sim->step();
-      sim->check_health();
-      good_step = sim->step_count();
+      check_time_step(sim, spec);
+      sim.step();
+      sim.check_health();
+      good_step = sim.step_count();
       bool output_written = false;
-      if (sim->time() >= driver.next_output * every - 0.5 * sim->dt()) {
-        while (driver.next_output * every <= sim->time() + 0.5 * sim->dt()) ++driver.next_output;
+      if (sim.time() >= driver.next_output * every - 0.5 * sim.dt()) {
+        while (driver.next_output * every <= sim.time() + 0.5 * sim.dt()) ++driver.next_output;
         write_output();
         output_written = true;
       }
-      if (sim->time() >= driver.next_checkpoint * checkpoint_every - 0.5 * sim->dt()) {
-        while (driver.next_checkpoint * checkpoint_every <= sim->time() + 0.5 * sim->dt())
+      if (sim.time() >= driver.next_checkpoint * checkpoint_every - 0.5 * sim.dt()) {
+        while (driver.next_checkpoint * checkpoint_every <= sim.time() + 0.5 * sim.dt())
           ++driver.next_checkpoint;
         write_checkpoint();
-      } else if (output_written && sim->step_count() - snapshot_step >= kSnapshotSteps) {
+      } else if (output_written && sim.step_count() - snapshot_step >= kSnapshotSteps) {
         take_snapshot();
       }
-      progress.update(sim->time(), sim->step_count() - report.first_step);
+      progress.update(sim.time(), sim.step_count() - report.first_step);
     }
     if (completed) write_checkpoint();  // to extend the run later (a larger time.end)
   } catch (const SimulationError& e) {
@@ -260,31 +262,31 @@ RunReport run(const SimulationSpec& spec, const RunOptions& options) {
     report.exit_code = 3;
     if (good_step >= 0) {
       // A step failed the checks (good_step < step_count), or the step size did before it ran.
-      if (sim->step_count() != good_step) rewind_to<Dim>(*sim, spec, last_good, good_step);
-      report.last_good_step = sim->step_count();
-      report.last_good_time = sim->time();
-      if (output.last_time() != sim->time()) write_output();
+      if (sim.step_count() != good_step) rewind_to<Dim>(sim, spec, last_good, good_step);
+      report.last_good_step = sim.step_count();
+      report.last_good_time = sim.time();
+      if (output.last_time() != sim.time()) write_output();
       write_checkpoint();
     }
   }
-  progress.finish(sim->time(), sim->step_count() - report.first_step);
+  progress.finish(sim.time(), sim.step_count() - report.first_step);
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  report.steps = sim->step_count();
-  report.simulated_time = sim->time();
+  report.steps = sim.step_count();
+  report.simulated_time = sim.time();
   const long steps_run = report.steps - report.first_step;
   report.particle_updates_per_second =
       report.wall_seconds > 0.0 ? report.particles * static_cast<double>(steps_run) / report.wall_seconds : 0.0;
 
   if (report.exit_code == 0) {
     const EnergyBreakdown& energy0 = driver.energy0;
-    const EnergyBreakdown energy1 = sim->energy();
+    const EnergyBreakdown energy1 = sim.energy();
     const double scale = std::max({std::abs(energy0.total()), energy1.kinetic + energy1.strain,
                                    energy0.kinetic + energy0.strain, 1e-300});
     report.energy_error = std::abs(energy1.total() - energy0.total()) / scale;
     // Gravity's impulse is the only external one when no boundary or rigid body pushes.
     const Vec<Dim> momentum0 = from_vec3<Dim>(driver.momentum0);
-    const Vec<Dim> expected = momentum0 + mass * gravity * sim->time();
-    const Vec<Dim> p1 = total_momentum(*sim);
+    const Vec<Dim> expected = momentum0 + mass * gravity * sim.time();
+    const Vec<Dim> p1 = total_momentum(sim);
     const double pscale = std::max({momentum0.norm(), p1.norm(), expected.norm(), 1e-300});
     report.momentum_error = (p1 - expected).norm() / pscale;
   }
@@ -295,7 +297,7 @@ RunReport run(const SimulationSpec& spec, const RunOptions& options) {
       .set("dimension", spec.dimension)
       .set("particles", report.particles)
       .set("steps", report.steps)
-      .set("dt", sim->dt())
+      .set("dt", sim.dt())
       .set("simulated_time", report.simulated_time)
       .set("wall_time", report.wall_seconds)
       .set("particle_updates_per_second", report.particle_updates_per_second)
@@ -324,11 +326,13 @@ RunReport run(const SimulationSpec& spec, const RunOptions& options) {
   return report;
 }
 
-}  // namespace
+template RunReport run_solver<2>(Simulation<2>&, const SimulationSpec&, const RunOptions&);
+template RunReport run_solver<3>(Simulation<3>&, const SimulationSpec&, const RunOptions&);
 
 RunReport run_simulation(const SimulationSpec& spec, const RunOptions& options) {
   if (options.threads > 0) omp_set_num_threads(options.threads);
-  return spec.dimension == 2 ? run<2>(spec, options) : run<3>(spec, options);
+  if (spec.dimension == 2) return run_solver<2>(*make_solver<2>(spec), spec, options);
+  return run_solver<3>(*make_solver<3>(spec), spec, options);
 }
 
 std::string format_report(const RunReport& r) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "tribo/core/simulation.hpp"
 #include "tribo/core/simulation_spec.hpp"
 
 namespace tribo::app {
@@ -53,6 +54,11 @@ struct RunReport {
 // std::runtime_error for output that cannot be written and for a restart from a checkpoint of
 // another deck.
 RunReport run_simulation(const SimulationSpec& spec, const RunOptions& options);
+
+// The same time loop for a solver built by the caller from `spec` (tests drive it with solvers
+// of their own; checkpoints need the solver's save_state/restore_state).
+template <int Dim>
+RunReport run_solver(Simulation<Dim>& solver, const SimulationSpec& spec, const RunOptions& options);
 
 // The summary printed at the end of `tribo run`.
 std::string format_report(const RunReport& report);

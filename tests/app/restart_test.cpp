@@ -1,0 +1,338 @@
+// Restarts (docs/reliability.md): a solver restored from a checkpoint continues bitwise as the one
+// that was saved (one thread), for MPM (across the periodic sort by cell, with contact) and PD
+// (with bonds breaking, PMB and LPS); and a run stopped and restarted by the driver writes the same
+// history.csv, run.pvd and frames as one that ran straight through.
+// Reference: the uninterrupted run itself. Tolerance: none (bitwise), because a restart that
+// misses any piece of state (an array's order, the step count that schedules the sort, the
+// contact impulses, a broken bond) shows up as a difference in the last bits first.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tribo/app/checkpoint.hpp"
+#include "tribo/app/run_driver.hpp"
+#include "tribo/io/atomic_file.hpp"
+#include "tribo/io/checkpoint_file.hpp"
+#include "tribo/io/deck_reader.hpp"
+#include "tribo/mpm/mpm_simulation.hpp"
+#include "tribo/pd/pd_simulation.hpp"
+
+namespace tribo::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A block sliding on a rigid floor with Coulomb friction: two velocity fields, contact every step.
+constexpr const char* kMpmDeck = R"(
+title: restart test (MPM)
+method: mpm
+dimension: 2
+time: {end: 0.02, cfl: 0.4}
+gravity: [4.905, -8.4957]
+materials:
+  - {name: block, model: linear-elastic, density: 1000, youngs_modulus: 1.0e6, poisson_ratio: 0.3}
+  - {name: floor, model: rigid}
+bodies:
+  - {name: block, material: block, geometry: {box: {min: [0.02, 0.0201], max: [0.06, 0.04]}}, velocity: [0.5, 0]}
+  - {name: floor, material: floor, geometry: {box: {min: [0, 0.01], max: [0.2, 0.02]}}}
+mpm:
+  grid: {min: [0, 0], max: [0.2, 0.08], cell: 0.0025}
+  particles_per_cell: 2
+  shape_function: gimp
+  contact:
+    pairs:
+      - {materials: [block, floor], law: coulomb, friction: 0.3}
+output:
+  every: 0.002
+  checkpoint_every: 0.005
+  fields: [velocity, displacement, stress, material]
+  history:
+    - {quantity: centroid, body: block}
+    - {quantity: velocity, body: block}
+    - {quantity: contact-force, materials: [block, floor]}
+    - {quantity: energy}
+)";
+
+// A pre-cracked PMB plate pulled apart at both ends: bonds break from the first steps on.
+constexpr const char* kPdPmbDeck = R"(
+title: restart test (PD, PMB)
+method: pd
+dimension: 2
+thickness: 0.001
+time: {end: 1.0e-4, cfl: 0.8}
+materials:
+  - {name: plate, model: pmb, density: 2000, youngs_modulus: 1.0e9, poisson_ratio: 0.3333333333, critical_stretch: 0.002}
+bodies:
+  - {name: plate, material: plate, geometry: {box: {min: [0, 0], max: [0.02, 0.01]}}}
+boundary_conditions:
+  - {region: {box: {min: [-1, -1], max: [0.0015, 1]}}, velocity: [-2, null]}
+  - {region: {box: {min: [0.0185, -1], max: [1, 1]}}, velocity: [2, null]}
+pd:
+  spacing: 0.0005
+  precracks:
+    - {points: [[0.01, 0.0], [0.01, 0.004]]}
+output:
+  every: 1.0e-5
+  checkpoint_every: 2.5e-5
+  fields: [velocity, displacement, damage, stress]
+  history:
+    - {quantity: centroid, body: plate}
+    - {quantity: energy}
+    - {quantity: momentum}
+)";
+
+// A small LPS cube in 3D, compressed at one face and breaking (dilatation and force coefficients
+// are state of the last force pass).
+constexpr const char* kPdLpsDeck = R"(
+title: restart test (PD, LPS 3D)
+method: pd
+dimension: 3
+time: {end: 4.0e-5, cfl: 0.8}
+materials:
+  - {name: cube, model: lps, density: 2000, youngs_modulus: 1.0e9, poisson_ratio: 0.25, critical_stretch: 0.003}
+bodies:
+  - {name: cube, material: cube, geometry: {box: {min: [0, 0, 0], max: [0.004, 0.004, 0.004]}}, velocity: [0, 0, 0]}
+boundary_conditions:
+  - {region: {box: {min: [-1, -1, -1], max: [1, 1, 0.0006]}}, velocity: [0, 0, 0]}
+  - {region: {box: {min: [-1, -1, 0.0034], max: [1, 1, 1]}}, velocity: [3, 0, -3]}
+pd:
+  spacing: 0.0005
+output:
+  every: 1.0e-5
+  checkpoint_every: 1.5e-5
+  fields: [velocity, displacement, damage, stress]
+  history:
+    - {quantity: centroid, body: cube}
+    - {quantity: energy}
+)";
+
+SimulationSpec deck(const char* text) { return io::parse_deck(text, "restart_test.yaml"); }
+
+template <class T>
+bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+template <int Dim>
+void expect_same_state(const Simulation<Dim>& a, const Simulation<Dim>& b) {
+  const Particles<Dim>& p = a.particles();
+  const Particles<Dim>& q = b.particles();
+  EXPECT_TRUE(same_bytes(p.position, q.position));
+  EXPECT_TRUE(same_bytes(p.reference_position, q.reference_position));
+  EXPECT_TRUE(same_bytes(p.velocity, q.velocity));
+  EXPECT_TRUE(same_bytes(p.volume, q.volume));
+  EXPECT_TRUE(same_bytes(p.stress, q.stress));
+  EXPECT_TRUE(same_bytes(p.damage, q.damage));
+  EXPECT_TRUE(same_bytes(p.material, q.material));
+  EXPECT_EQ(a.step_count(), b.step_count());
+  EXPECT_EQ(a.time(), b.time());
+  const EnergyBreakdown ea = a.energy(), eb = b.energy();
+  EXPECT_EQ(ea.kinetic, eb.kinetic);
+  EXPECT_EQ(ea.strain, eb.strain);
+  EXPECT_EQ(ea.potential, eb.potential);
+  EXPECT_EQ(ea.frictional, eb.frictional);
+  const int materials = static_cast<int>(a.spec().materials.size());
+  for (int m = 0; m < materials; ++m)
+    for (int n = 0; n < materials; ++n) EXPECT_EQ(a.contact_force(m, n), b.contact_force(m, n));
+}
+
+// Runs `first` steps, saves through the file format, restores into a fresh solver, then runs both
+// `more` steps and compares.
+template <int Dim, class Make>
+void expect_bitwise_restart(Make make, long first, long more) {
+  omp_set_num_threads(1);
+  auto straight = make();
+  for (long s = 0; s < first; ++s) straight->step();
+  DriverState driver;
+  io::CheckpointImage saved = make_checkpoint<Dim>(straight->spec(), *straight, driver);
+  const io::CheckpointImage loaded = io::CheckpointImage::parse(saved.bytes(), "memory");
+  auto restarted = make();
+  restore_checkpoint<Dim>(loaded, restarted->spec(), *restarted, driver);
+  expect_same_state<Dim>(*straight, *restarted);
+  for (long s = 0; s < more; ++s) {
+    straight->step();
+    restarted->step();
+  }
+  expect_same_state<Dim>(*straight, *restarted);
+}
+
+TEST(SolverRestart, MpmContinuesBitwiseAcrossTheSortByCellAndContact) {
+  const SimulationSpec spec = deck(kMpmDeck);
+  // 37: off the sort interval (20), so the restored order must already be the sorted one; 50 more
+  // cross two sorts.
+  expect_bitwise_restart<2>([&] { return mpm::make_simulation<2>(spec); }, 37, 50);
+}
+
+TEST(SolverRestart, PdPmbContinuesBitwiseWhileBondsBreak) {
+  const SimulationSpec spec = deck(kPdPmbDeck);
+  auto probe = std::make_unique<pd::PdSimulation<2>>(spec);
+  const std::int64_t intact0 = probe->intact_bond_count();
+  for (int s = 0; s < 60; ++s) probe->step();
+  ASSERT_LT(probe->intact_bond_count(), intact0) << "the test needs bonds breaking before the checkpoint";
+  expect_bitwise_restart<2>([&] { return std::make_unique<pd::PdSimulation<2>>(spec); }, 60, 60);
+}
+
+TEST(SolverRestart, PdLpsContinuesBitwiseIn3D) {
+  const SimulationSpec spec = deck(kPdLpsDeck);
+  expect_bitwise_restart<3>([&] { return std::make_unique<pd::PdSimulation<3>>(spec); }, 25, 25);
+}
+
+TEST(SolverRestart, ACheckpointOfAnotherDeckIsRefused) {
+  const SimulationSpec spec = deck(kMpmDeck);
+  auto sim = mpm::make_simulation<2>(spec);
+  sim->step();
+  io::CheckpointImage saved = make_checkpoint<2>(spec, *sim, DriverState{});
+  SimulationSpec other = spec;
+  other.materials[0].youngs_modulus *= 2.0;  // same particles, other physics
+  auto target = mpm::make_simulation<2>(other);
+  DriverState driver;
+  try {
+    restore_checkpoint<2>(saved, other, *target, driver);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("another deck"), std::string::npos) << e.what();
+  }
+  // A PD checkpoint offered to MPM is refused by method before any array is read.
+  auto pd_sim = std::make_unique<pd::PdSimulation<2>>(deck(kPdPmbDeck));
+  io::CheckpointImage pd_saved = make_checkpoint<2>(pd_sim->spec(), *pd_sim, DriverState{});
+  EXPECT_THROW(restore_checkpoint<2>(pd_saved, spec, *target, driver), std::runtime_error);
+}
+
+TEST(SolverRestart, TheEndTimeAndOutputMayChangeOnRestart) {
+  // Extending a run (time.end) or changing its output cadence is not another deck.
+  SimulationSpec spec = deck(kMpmDeck);
+  SimulationSpec longer = spec;
+  longer.time.end *= 2.0;
+  longer.output.every *= 0.5;
+  longer.title = "extended";
+  EXPECT_EQ(deck_fingerprint(spec), deck_fingerprint(longer));
+  longer.mpm.flip = 0.9;
+  EXPECT_NE(deck_fingerprint(spec), deck_fingerprint(longer));
+}
+
+// ---- the driver: stop, restart, compare the output folders ----
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("tribo-restart-test-" + name);
+  fs::remove_all(dir);
+  return dir;
+}
+
+RunOptions quiet(const fs::path& dir) {
+  RunOptions o;
+  o.output_directory = dir;
+  o.progress = false;
+  o.threads = 1;
+  return o;
+}
+
+std::string text(const fs::path& file) { return io::read_file(file); }
+
+std::string last_frame(const fs::path& dir) {
+  std::string newest;
+  for (const auto& e : fs::directory_iterator(dir / "frames"))
+    if (e.path().filename().string().rfind("frame_", 0) == 0) newest = std::max(newest, e.path().filename().string());
+  return newest;
+}
+
+// The whole output of a straight run and of one stopped at each of `stops` (steps) and restarted.
+void expect_same_output_after_stops(const char* deck_text, const std::string& name, std::vector<long> stops) {
+  const SimulationSpec spec = deck(deck_text);
+  const fs::path straight = scratch(name + "-straight");
+  const RunReport a = run_simulation(spec, quiet(straight));
+  ASSERT_EQ(a.exit_code, 0) << a.exit_reason;
+
+  const fs::path stopped = scratch(name + "-stopped");
+  bool first = true;
+  for (long stop : stops) {
+    RunOptions o = quiet(stopped);
+    o.restart = !first;
+    o.stop_after_steps = stop;
+    const RunReport r = run_simulation(spec, o);
+    ASSERT_EQ(r.exit_code, 0) << r.exit_reason;
+    ASSERT_EQ(r.steps, stop) << r.exit_reason;
+    first = false;
+  }
+  RunOptions o = quiet(stopped);
+  o.restart = true;
+  const RunReport b = run_simulation(spec, o);
+  ASSERT_EQ(b.exit_code, 0) << b.exit_reason;
+  EXPECT_EQ(b.first_step, stops.back());
+  EXPECT_EQ(b.steps, a.steps);
+
+  EXPECT_EQ(text(straight / "history.csv"), text(stopped / "history.csv"));
+  EXPECT_EQ(text(straight / "run.pvd"), text(stopped / "run.pvd"));
+  const std::string frame = last_frame(straight);
+  ASSERT_FALSE(frame.empty());
+  EXPECT_EQ(frame, last_frame(stopped));
+  EXPECT_EQ(text(straight / "frames" / frame), text(stopped / "frames" / frame)) << frame;
+  EXPECT_EQ(a.energy_error, b.energy_error);  // the initial energy travels in the checkpoint
+  EXPECT_EQ(a.momentum_error, b.momentum_error);
+  fs::remove_all(straight);
+  fs::remove_all(stopped);
+}
+
+TEST(RunRestart, MpmOutputMatchesAStraightRunAfterTwoStops) {
+  // 131: between outputs and checkpoints; 400: later, after more checkpoints.
+  expect_same_output_after_stops(kMpmDeck, "mpm", {131, 400});
+}
+
+TEST(RunRestart, PdOutputMatchesAStraightRunAfterTwoStops) {
+  expect_same_output_after_stops(kPdPmbDeck, "pd", {37, 150});
+}
+
+TEST(RunRestart, WithoutACheckpointARestartStartsFromTheBeginning) {
+  const SimulationSpec spec = deck(kMpmDeck);
+  const fs::path straight = scratch("nocheckpoint-straight");
+  run_simulation(spec, quiet(straight));
+  const fs::path dir = scratch("nocheckpoint");
+  RunOptions o = quiet(dir);
+  o.restart = true;
+  const RunReport r = run_simulation(spec, o);
+  EXPECT_EQ(r.first_step, 0);
+  EXPECT_NE(r.restart_note.find("starting from t = 0"), std::string::npos) << r.restart_note;
+  EXPECT_EQ(text(straight / "history.csv"), text(dir / "history.csv"));
+  fs::remove_all(straight);
+  fs::remove_all(dir);
+}
+
+TEST(RunRestart, DefaultCheckpointsFallEveryTenthOfTheRun) {
+  SimulationSpec spec = deck(kMpmDeck);
+  spec.output.checkpoint_every.reset();
+  const fs::path dir = scratch("default-cadence");
+  const RunReport r = run_simulation(spec, quiet(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.exit_reason;
+  // The newest two: at 0.9 end and at the end (the last step); each the first step at or past
+  // k * end / 10 within half a step.
+  const std::vector<fs::path> files = CheckpointFolder(dir).files();
+  ASSERT_EQ(files.size(), 2u);
+  const CheckpointPlace last = checkpoint_place(io::read_checkpoint(files[0]));
+  const CheckpointPlace before = checkpoint_place(io::read_checkpoint(files[1]));
+  const double dt = r.simulated_time / r.steps;
+  EXPECT_EQ(last.step, r.steps);
+  EXPECT_NEAR(before.time, 0.9 * spec.time.end, 0.5 * dt + 1e-15);
+  fs::remove_all(dir);
+}
+
+TEST(RunRestart, ARestartOfAnotherDeckFailsWithoutTouchingTheOutput) {
+  const SimulationSpec spec = deck(kMpmDeck);
+  const fs::path dir = scratch("other-deck");
+  RunOptions o = quiet(dir);
+  o.stop_after_steps = 100;
+  run_simulation(spec, o);
+  const std::string history = text(dir / "history.csv");
+  SimulationSpec other = spec;
+  other.gravity *= 0.5;
+  o.stop_after_steps.reset();
+  o.restart = true;
+  EXPECT_THROW(run_simulation(other, o), std::runtime_error);
+  EXPECT_EQ(text(dir / "history.csv"), history);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tribo::app
