@@ -1,5 +1,6 @@
 #include "tribo/contact/regularized_friction.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tribo::contact {
@@ -15,6 +16,15 @@ double regularized_friction_force(const CoulombFriction& law, double normal, dou
   if (s <= 1.0) return stick * s;
   if (s >= 2.0) return kinetic;
   return stick + (kinetic - stick) * (s - 1.0);
+}
+
+double step_friction_force(const CoulombFriction& law, double normal, double area,
+                           double slip_speed, double regularization_velocity, double stick_force) {
+  if (!(std::abs(slip_speed) > 0.0)) return 0.0;
+  const double stick = std::max(stick_force, 0.0);
+  if (!(regularization_velocity > 0.0)) return law.resolve(normal, stick, area).magnitude;
+  return std::min(
+      regularized_friction_force(law, normal, area, slip_speed, regularization_velocity), stick);
 }
 
 }  // namespace tribo::contact

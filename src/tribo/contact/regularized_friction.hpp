@@ -19,4 +19,14 @@ namespace tribo::contact {
 double regularized_friction_force(const CoulombFriction& law, double normal, double area,
                                   double slip_speed, double regularization_velocity);
 
+// The friction force of one explicit time step. `stick_force` (N) is the force that would bring
+// the slip to rest within the step (effective mass times slip speed over dt): no friction force
+// may exceed it, or it would reverse the slip and, with a steep regularisation (mu N / v_reg
+// against m / dt), make the contact chatter and gain energy. With v_reg > 0 the result is
+// min(regularized_friction_force, stick_force); with v_reg = 0 it is Coulomb's stick/slip
+// decision of CoulombFriction::resolve (stick while the stick force is within mu_s N + A Ac,
+// else slide at mu_k N + A Ac), the force form of the MPM impulse law.
+double step_friction_force(const CoulombFriction& law, double normal, double area,
+                           double slip_speed, double regularization_velocity, double stick_force);
+
 }  // namespace tribo::contact

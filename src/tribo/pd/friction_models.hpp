@@ -1,7 +1,8 @@
 #pragma once
 // The pairwise PD friction models of seed document 002, for one contact pair (p, i) with unit
 // direction M = (y_i - y_p)/|y_i - y_p|, relative velocity v = v_i - v_p, compressive normal force
-// N and adhesion area Ac. Each returns the friction force on p (i receives its opposite) and the
+// N, adhesion area Ac and stick rate s = m_eff / dt (kg/s; the force s |slip| would stop the slip
+// within the step, and caps the friction: contact/regularized_friction.hpp). Each returns the friction force on p (i receives its opposite) and the
 // power it dissipates, -(f_p . v_p + f_i . v_i) = f_p . v >= 0. The magnitude is the shared
 // Coulomb law in force form (contact/regularized_friction.hpp: static above kinetic, mu N + A).
 // The objective model needs the bodies' velocity fields and is in objective_friction.hpp.
@@ -22,9 +23,9 @@ struct PairFriction {
 struct FrictionLaw {
   contact::CoulombFriction coulomb;
   double regularization_velocity = 0.0;  // m/s, eps_fric of seed eq. 6
-  double force(double normal, double area, double slip_speed) const {
-    return contact::regularized_friction_force(coulomb, normal, area, slip_speed,
-                                               regularization_velocity);
+  double force(double normal, double area, double slip_speed, double stick_rate) const {
+    return contact::step_friction_force(coulomb, normal, area, slip_speed,
+                                        regularization_velocity, stick_rate * std::abs(slip_speed));
   }
 };
 
@@ -34,10 +35,11 @@ struct FrictionLaw {
 // momentum is conserved); a rigid motion keeps |Y| fixed, so it gives no friction (objective).
 template <int Dim>
 PairFriction<Dim> bond_friction(const FrictionLaw& law, double normal, double area,
-                                const Vec<Dim>& direction, const Vec<Dim>& relative_velocity) {
+                                double stick_rate, const Vec<Dim>& direction,
+                                const Vec<Dim>& relative_velocity) {
   PairFriction<Dim> out;
   const double rate = direction.dot(relative_velocity);
-  const double magnitude = law.force(normal, area, rate);
+  const double magnitude = law.force(normal, area, rate, stick_rate);
   if (magnitude <= 0.0) return out;
   out.force_on_first = (rate > 0.0 ? magnitude : -magnitude) * direction;
   out.dissipation = magnitude * std::abs(rate);
@@ -51,11 +53,12 @@ PairFriction<Dim> bond_friction(const FrictionLaw& law, double normal, double ar
 // momentum is not conserved).
 template <int Dim>
 PairFriction<Dim> naive_friction(const FrictionLaw& law, double normal, double area,
-                                 const Vec<Dim>& direction, const Vec<Dim>& relative_velocity) {
+                                 double stick_rate, const Vec<Dim>& direction,
+                                 const Vec<Dim>& relative_velocity) {
   PairFriction<Dim> out;
   const Vec<Dim> slip = relative_velocity - direction.dot(relative_velocity) * direction;
   const double speed = slip.norm();
-  const double magnitude = law.force(normal, area, speed);
+  const double magnitude = law.force(normal, area, speed, stick_rate);
   if (magnitude <= 0.0 || speed <= 0.0) return out;
   out.force_on_first = (magnitude / speed) * slip;
   out.dissipation = magnitude * speed;

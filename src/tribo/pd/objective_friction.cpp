@@ -69,6 +69,26 @@ Vec<Dim> ObjectiveFriction<Dim>::velocity_at(int s, const Vec<Dim>& x,
 }
 
 template <int Dim>
+double ObjectiveFriction<Dim>::inverse_mass_at(int s, const Vec<Dim>& x,
+                                               std::span<const Vec<Dim>> y,
+                                               std::span<const double> mass,
+                                               const BondFamilies& bonds,
+                                               std::span<const double> bond_weight) const {
+  const int p = point_[s];
+  const Vec<Dim> k = inverse_shape_[s] * (x - y[p]);  // K^-1 (x - y_p)
+  double sum = 0.0, others = 0.0;
+  for (std::int64_t b = bonds.begin(p); b < bonds.end(p); ++b) {
+    if (bond_weight[b] == 0.0) continue;
+    const int q = bonds.neighbor[b];
+    const double a = bonds.neighbor_volume[b] * (y[q] - y[p]).dot(k);
+    others += a;
+    sum += a * a / mass[q];
+  }
+  const double own = 1.0 - others;
+  return sum + own * own / mass[p];
+}
+
+template <int Dim>
 void ObjectiveFriction<Dim>::apply(int s, const Vec<Dim>& force, const Vec<Dim>& x,
                                    std::span<const Vec<Dim>> y) {
   const int p = point_[s];

@@ -42,6 +42,11 @@ class ObjectiveFriction {
   // v_p + L_p (x - y_p): the body's velocity field at x, from point p (slot s).
   Vec<Dim> velocity_at(int s, const Vec<Dim>& x, std::span<const Vec<Dim>> position,
                        std::span<const Vec<Dim>> velocity) const;
+  // sum_q phi_q^2 / m_q (1/kg): the inverse of the body's effective mass at x for a force spread
+  // by the weights phi (its velocity there changes by F dt times this).
+  double inverse_mass_at(int s, const Vec<Dim>& x, std::span<const Vec<Dim>> position,
+                         std::span<const double> mass, const BondFamilies& bonds,
+                         std::span<const double> bond_weight) const;
   // Records a force F applied to p's body at x.
   void apply(int s, const Vec<Dim>& force, const Vec<Dim>& x, std::span<const Vec<Dim>> position);
   // Adds f_q = phi_q F of every recorded force to p and its family (serial: it writes to the

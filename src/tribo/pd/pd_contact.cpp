@@ -71,15 +71,15 @@ template <int Dim>
 void PdContact<Dim>::add_friction(const ContactState<Dim>& state, std::span<Vec<Dim>> force) {
   switch (model_) {
     case FrictionModel::Bfcm:
-      add_pairwise_friction(state, force, [this](double n, double a, const Vec<Dim>& m,
+      add_pairwise_friction(state, force, [this](double n, double a, double s, const Vec<Dim>& m,
                                                  const Vec<Dim>& v) {
-        return bond_friction<Dim>(law_, n, a, m, v);
+        return bond_friction<Dim>(law_, n, a, s, m, v);
       });
       break;
     case FrictionModel::Nfcm:
-      add_pairwise_friction(state, force, [this](double n, double a, const Vec<Dim>& m,
+      add_pairwise_friction(state, force, [this](double n, double a, double s, const Vec<Dim>& m,
                                                  const Vec<Dim>& v) {
-        return naive_friction<Dim>(law_, n, a, m, v);
+        return naive_friction<Dim>(law_, n, a, s, m, v);
       });
       break;
     case FrictionModel::Objective:
@@ -152,13 +152,25 @@ void PdContact<Dim>::add_pairwise_friction(const ContactState<Dim>& state,
     const int p = active_first_[k], i = active_second_[k];
     const double area = adhesion_area<Dim>(state.volume[p], state.volume[i], contacts_of_point_[p],
                                            contacts_of_point_[i], spacing_);
-    const PairFriction<Dim> f = law(active_normal_[k], area, active_direction_[k],
+    const PairFriction<Dim> f = law(active_normal_[k], area, stick_rate(p, i, state),
+                                    active_direction_[k],
                                     Vec<Dim>(state.velocity[i] - state.velocity[p]));
     force[p] += f.force_on_first;
     force[i] -= f.force_on_first;
     add_to_totals(p, i, state, f.force_on_first);
     dissipation_ += f.dissipation;
   }
+}
+
+// m_red / (dt n): the pair's reduced mass (the deformable point's mass against a rigid body) over
+// the step, shared among the n pairs of the busier of its two points.
+template <int Dim>
+double PdContact<Dim>::stick_rate(int p, int i, const ContactState<Dim>& state) const {
+  const bool rigid_p = bodies_[state.body[p]].rigid, rigid_i = bodies_[state.body[i]].rigid;
+  const double inverse_mass =
+      (rigid_p ? 0.0 : 1.0 / state.mass[p]) + (rigid_i ? 0.0 : 1.0 / state.mass[i]);
+  const double share = std::max(contacts_of_point_[p], contacts_of_point_[i]);
+  return 1.0 / (inverse_mass * state.dt * share);
 }
 
 template <int Dim>
@@ -193,8 +205,9 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
     if ((sp >= 0 && !objective_.has_field(sp)) || (si >= 0 && !objective_.has_field(si))) {
       // No velocity field (a point with too few intact bonds): the central BFCM force keeps
       // the momenta balanced for this pair.
-      const PairFriction<Dim> f =
-          bond_friction<Dim>(law_, active_normal_[k], area, M, Vec<Dim>(v[i] - v[p]));
+      const PairFriction<Dim> f = bond_friction<Dim>(law_, active_normal_[k], area,
+                                                     stick_rate(p, i, state), M,
+                                                     Vec<Dim>(v[i] - v[p]));
       force[p] += f.force_on_first;
       force[i] -= f.force_on_first;
       add_to_totals(p, i, state, f.force_on_first);
@@ -207,7 +220,15 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
     const Vec<Dim> w = vb - va;
     const Vec<Dim> slip = w - M.dot(w) * M;
     const double speed = slip.norm();
-    const double magnitude = law_.force(active_normal_[k], area, speed);
+    // The stick force of the two bodies' effective masses at xc, shared among the pairs.
+    double inverse_mass = 0.0;
+    if (sp >= 0)
+      inverse_mass += objective_.inverse_mass_at(sp, xc, y, state.mass, *state.bonds, state.bond_weight);
+    if (si >= 0)
+      inverse_mass += objective_.inverse_mass_at(si, xc, y, state.mass, *state.bonds, state.bond_weight);
+    const double share = std::max(contacts_of_point_[p], contacts_of_point_[i]);
+    const double rate = 1.0 / (inverse_mass * state.dt * share);
+    const double magnitude = law_.force(active_normal_[k], area, speed, rate);
     if (magnitude <= 0.0 || speed <= 0.0) continue;
     const Vec<Dim> F = (magnitude / speed) * slip;  // on p's body, at xc
     if (sp >= 0) objective_.apply(sp, F, xc, y);

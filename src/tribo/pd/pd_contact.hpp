@@ -30,10 +30,12 @@ struct ContactState {
   std::span<const Vec<Dim>> position;  // y, m
   std::span<const Vec<Dim>> velocity;  // m/s
   std::span<const double> volume;      // m^3
+  std::span<const double> mass;        // kg
   std::span<const int> body;
   std::span<const int> material;
   const BondFamilies* bonds = nullptr;
   std::span<const double> bond_weight;  // 0 = broken
+  double dt = 0.0;                      // s, the step the forces will act over
 };
 
 template <int Dim>
@@ -80,6 +82,7 @@ class PdContact {
                              PairLaw&& law);
   void add_objective_friction(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
   void add_to_totals(int p, int i, const ContactState<Dim>& state, const Vec<Dim>& on_p);
+  double stick_rate(int p, int i, const ContactState<Dim>& state) const;
   Vec<Dim> rigid_velocity(int body, int point, const Vec<Dim>& x,
                           const ContactState<Dim>& state) const;
 

@@ -353,10 +353,12 @@ ContactState<Dim> PdSimulation<Dim>::contact_state() const {
   state.position = all(particles_.position);
   state.velocity = all(particles_.velocity);
   state.volume = all(particles_.reference_volume);
+  state.mass = all(particles_.mass);
   state.body = all(particles_.body);
   state.material = all(particles_.material);
   state.bonds = &bonds_;
   state.bond_weight = all(bond_weight_);
+  state.dt = dt_;
   return state;
 }
 
