@@ -49,11 +49,28 @@ TEST(ObjectiveFriction, ExtrapolatesALinearVelocityFieldExactly) {
   ObjectiveFriction<3> model;
   model.begin(static_cast<int>(p.y.size()));
   const int s = model.slot(0);
-  model.compute_velocity_fields(p.y, p.v, p.bonds, p.weight);
+  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass,
+                                1e-3, p.bonds, p.weight);
   ASSERT_TRUE(model.has_field(s));
   const Vec3 x(0.3, 0.6, -0.45);
   const Vec3 expected = Vec3(1.0, -2.0, 0.5) + L * x;
   EXPECT_NEAR((model.velocity_at(s, x, p.y, p.v) - expected).norm(), 0.0, 1e-12);
+  // With no other force the trial field (v + dt f / m) is the same field.
+  EXPECT_NEAR((model.trial_velocity_at(s, x, p.y) - expected).norm(), 0.0, 1e-12);
+}
+
+TEST(ObjectiveFriction, TheTrialFieldAddsTheOtherForcesImpulse) {
+  // A uniform force density f/m = a on every point: v~ = v + dt a everywhere, at any x.
+  Patch p = patch(Mat3::Zero(), Vec3::Zero());
+  const Vec3 a(0.0, -9.81, 2.0);
+  std::vector<Vec3> f;
+  for (double m : p.mass) f.push_back(m * a);
+  ObjectiveFriction<3> model;
+  model.begin(static_cast<int>(p.y.size()));
+  const int s = model.slot(0);
+  model.compute_velocity_fields(p.y, p.v, f, p.mass, 1e-3, p.bonds, p.weight);
+  EXPECT_NEAR((model.trial_velocity_at(s, Vec3(0.4, -0.2, 0.5), p.y) - 1e-3 * a).norm(), 0.0,
+              1e-15);
 }
 
 TEST(ObjectiveFriction, SpreadsAForceWithItsResultantAndItsMomentAboutTheApplicationPoint) {
@@ -61,7 +78,8 @@ TEST(ObjectiveFriction, SpreadsAForceWithItsResultantAndItsMomentAboutTheApplica
   ObjectiveFriction<3> model;
   model.begin(static_cast<int>(p.y.size()));
   const int s = model.slot(0);
-  model.compute_velocity_fields(p.y, p.v, p.bonds, p.weight);
+  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass,
+                                1e-3, p.bonds, p.weight);
   const Vec3 F1(0.2, -1.0, 0.3), x1(0.4, 0.1, -0.5), F2(-0.5, 0.1, 0.0), x2(-0.2, 0.45, 0.1);
   model.apply(s, F1, x1, p.y);
   model.apply(s, F2, x2, p.y);
@@ -99,7 +117,8 @@ TEST(ObjectiveFriction, APointWhoseIntactBondsSpanOnlyALineGetsNoVelocityField) 
   ObjectiveFriction<3> model;
   model.begin(static_cast<int>(p.y.size()));
   const int s = model.slot(0);
-  model.compute_velocity_fields(p.y, p.v, p.bonds, p.weight);
+  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass,
+                                1e-3, p.bonds, p.weight);
   EXPECT_FALSE(model.has_field(s));
 }
 

@@ -20,8 +20,8 @@ double regularized_friction_force(const CoulombFriction& law, double normal, dou
 
 double step_friction_force(const CoulombFriction& law, double normal, double area,
                            double slip_speed, double regularization_velocity, double stick_force) {
-  if (!(std::abs(slip_speed) > 0.0)) return 0.0;
   const double stick = std::max(stick_force, 0.0);
+  // Sharp law: a pair at rest is held by up to the static limit (no slip speed needed).
   if (!(regularization_velocity > 0.0)) return law.resolve(normal, stick, area).magnitude;
   return std::min(
       regularized_friction_force(law, normal, area, slip_speed, regularization_velocity), stick);

@@ -32,18 +32,23 @@ int ObjectiveFriction<Dim>::slot(int point) {
 template <int Dim>
 void ObjectiveFriction<Dim>::compute_velocity_fields(std::span<const Vec<Dim>> y,
                                                      std::span<const Vec<Dim>> v,
+                                                     std::span<const Vec<Dim>> f,
+                                                     std::span<const double> mass, double dt,
                                                      const BondFamilies& bonds,
                                                      std::span<const double> bond_weight) {
   const int slots = slot_count();
   inverse_shape_.resize(slots);
   gradient_.resize(slots);
+  trial_gradient_.resize(slots);
+  trial_velocity_.resize(slots);
   moment_.assign(slots, Mat<Dim>::Zero());
   resultant_.assign(slots, Vec<Dim>::Zero());
   has_field_.assign(slots, 0);
 #pragma omp parallel for schedule(static) if (worth_threads(std::int64_t{64} * slots))
   for (int s = 0; s < slots; ++s) {
     const int p = point_[s];
-    Mat<Dim> shape = Mat<Dim>::Zero(), rate = Mat<Dim>::Zero();
+    const Vec<Dim> trial_p = v[p] + (dt / mass[p]) * f[p];
+    Mat<Dim> shape = Mat<Dim>::Zero(), rate = Mat<Dim>::Zero(), trial = Mat<Dim>::Zero();
     for (std::int64_t b = bonds.begin(p); b < bonds.end(p); ++b) {
       if (bond_weight[b] == 0.0) continue;
       const int q = bonds.neighbor[b];
@@ -51,11 +56,14 @@ void ObjectiveFriction<Dim>::compute_velocity_fields(std::span<const Vec<Dim>> y
       const Vec<Dim> dy = y[q] - y[p];
       shape.noalias() += w * dy * dy.transpose();
       rate.noalias() += w * (v[q] - v[p]) * dy.transpose();
+      trial.noalias() += w * (v[q] + (dt / mass[q]) * f[q] - trial_p) * dy.transpose();
     }
+    trial_velocity_[s] = trial_p;
     const double mean = shape.trace() / Dim;
     if (!(mean > 0.0) || !(shape.determinant() > singular_shape * std::pow(mean, Dim))) continue;
     inverse_shape_[s] = shape.inverse();
     gradient_[s] = rate * inverse_shape_[s];
+    trial_gradient_[s] = trial * inverse_shape_[s];
     has_field_[s] = 1;
   }
 }
@@ -66,6 +74,12 @@ Vec<Dim> ObjectiveFriction<Dim>::velocity_at(int s, const Vec<Dim>& x,
                                              std::span<const Vec<Dim>> v) const {
   const int p = point_[s];
   return v[p] + gradient_[s] * (x - y[p]);
+}
+
+template <int Dim>
+Vec<Dim> ObjectiveFriction<Dim>::trial_velocity_at(int s, const Vec<Dim>& x,
+                                                   std::span<const Vec<Dim>> y) const {
+  return trial_velocity_[s] + trial_gradient_[s] * (x - y[point_[s]]);
 }
 
 template <int Dim>

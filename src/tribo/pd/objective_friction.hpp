@@ -33,15 +33,21 @@ class ObjectiveFriction {
   void begin(int point_count);
   // The slot of a deformable contact point, created on first use.
   int slot(int point);
-  // K^-1 and L of every slot's point from its intact bonds (weight != 0). A point whose K is
-  // (nearly) singular - too few intact bonds to span the space - gets no field.
+  // K^-1 and L of every slot's point from its intact bonds (weight != 0), and the L~ of the trial
+  // velocities v~ = v + dt f / m (f: the forces so far, without friction) that the friction
+  // law's stick force needs. A point whose K is (nearly) singular - too few intact bonds to span
+  // the space - gets no field.
   void compute_velocity_fields(std::span<const Vec<Dim>> position,
-                               std::span<const Vec<Dim>> velocity, const BondFamilies& bonds,
+                               std::span<const Vec<Dim>> velocity,
+                               std::span<const Vec<Dim>> force, std::span<const double> mass,
+                               double dt, const BondFamilies& bonds,
                                std::span<const double> bond_weight);
   bool has_field(int slot) const { return has_field_[slot] != 0; }
-  // v_p + L_p (x - y_p): the body's velocity field at x, from point p (slot s).
+  // v_p + L_p (x - y_p): the body's velocity field at x, from point p (slot s); and the same of
+  // the trial velocities.
   Vec<Dim> velocity_at(int s, const Vec<Dim>& x, std::span<const Vec<Dim>> position,
                        std::span<const Vec<Dim>> velocity) const;
+  Vec<Dim> trial_velocity_at(int s, const Vec<Dim>& x, std::span<const Vec<Dim>> position) const;
   // sum_q phi_q^2 / m_q (1/kg): the inverse of the body's effective mass at x for a force spread
   // by the weights phi (its velocity there changes by F dt times this).
   double inverse_mass_at(int s, const Vec<Dim>& x, std::span<const Vec<Dim>> position,
@@ -59,7 +65,8 @@ class ObjectiveFriction {
  private:
   std::vector<int> slot_of_;  // per point, -1 = none
   std::vector<int> point_;    // per slot
-  std::vector<Mat<Dim>> inverse_shape_, gradient_, moment_;  // K^-1, L, G
+  std::vector<Mat<Dim>> inverse_shape_, gradient_, trial_gradient_, moment_;  // K^-1, L, L~, G
+  std::vector<Vec<Dim>> trial_velocity_;                                      // v~_p
   std::vector<Vec<Dim>> resultant_;                          // sum of the recorded F
   std::vector<char> has_field_;
 };

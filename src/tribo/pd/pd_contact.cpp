@@ -63,7 +63,7 @@ void PdContact<Dim>::add_forces(const ContactState<Dim>& state, std::span<Vec<Di
   find_pairs_in_contact(state, force);
   if (!active_first_.empty() && !law_.coulomb.frictionless()) add_friction(state, force);
   for (std::size_t k = 0; k < active_first_.size(); ++k)
-    contacts_of_point_[active_first_[k]] = contacts_of_point_[active_second_[k]] = 0;
+    normal_of_point_[active_first_[k]] = normal_of_point_[active_second_[k]] = 0.0;
 }
 
 // The deck's model, chosen once per pass; the pair loop is templated on it.
@@ -72,14 +72,14 @@ void PdContact<Dim>::add_friction(const ContactState<Dim>& state, std::span<Vec<
   switch (model_) {
     case FrictionModel::Bfcm:
       add_pairwise_friction(state, force, [this](double n, double a, double s, const Vec<Dim>& m,
-                                                 const Vec<Dim>& v) {
-        return bond_friction<Dim>(law_, n, a, s, m, v);
+                                                 const Vec<Dim>& v, const Vec<Dim>& t) {
+        return bond_friction<Dim>(law_, n, a, s, m, v, t);
       });
       break;
     case FrictionModel::Nfcm:
       add_pairwise_friction(state, force, [this](double n, double a, double s, const Vec<Dim>& m,
-                                                 const Vec<Dim>& v) {
-        return naive_friction<Dim>(law_, n, a, s, m, v);
+                                                 const Vec<Dim>& v, const Vec<Dim>& t) {
+        return naive_friction<Dim>(law_, n, a, s, m, v, t);
       });
       break;
     case FrictionModel::Objective:
@@ -120,10 +120,10 @@ void PdContact<Dim>::find_pairs_in_contact(const ContactState<Dim>& state,
     active_normal_.push_back(normal);
     active_direction_.push_back(M);
   }
-  if (contacts_of_point_.size() != y.size()) contacts_of_point_.assign(y.size(), 0);
+  if (normal_of_point_.size() != y.size()) normal_of_point_.assign(y.size(), 0.0);
   for (std::size_t k = 0; k < active_first_.size(); ++k) {
-    ++contacts_of_point_[active_first_[k]];
-    ++contacts_of_point_[active_second_[k]];
+    normal_of_point_[active_first_[k]] += active_normal_[k];
+    normal_of_point_[active_second_[k]] += active_normal_[k];
   }
 }
 
@@ -135,42 +135,69 @@ void PdContact<Dim>::add_to_totals(int p, int i, const ContactState<Dim>& state,
   totals_[b * material_count_ + a] -= on_p;
 }
 
-// The adhesion A of mu N + A acts on a contact area: a point's lattice face V/h, shared among the
-// pairs it is in contact through (the smaller share of the two points).
-namespace {
+// A point in contact through several pairs shares its contact among them in proportion to their
+// normal forces: pair k of points p, i takes the fraction N_k / max(N_p, N_i) of either point's
+// total N_p, N_i (so no point's shares add up to more than 1). It splits the point's lattice face
+// V/h for the adhesion A of mu N + A, and the stick force (what stops a point's slip within the
+// step), so that a pair that carries little of the load is not asked to hold an equal part.
 template <int Dim>
-double adhesion_area(double v_p, double v_i, int contacts_p, int contacts_i, double spacing) {
-  return std::min(v_p, v_i) / spacing / std::max({contacts_p, contacts_i, 1});
+double PdContact<Dim>::share(std::size_t k) const {
+  const double total =
+      std::max(normal_of_point_[active_first_[k]], normal_of_point_[active_second_[k]]);
+  return total > 0.0 ? active_normal_[k] / total : 0.0;
 }
-}  // namespace
 
+template <int Dim>
+double PdContact<Dim>::adhesion_area(std::size_t k, const ContactState<Dim>& state) const {
+  const double face =
+      std::min(state.volume[active_first_[k]], state.volume[active_second_[k]]) / spacing_;
+  return face * share(k);
+}
+
+// v + dt f / m: the velocity a deformable point would have one step on without friction (f holds
+// every other force of this pass); a rigid point keeps its prescribed velocity.
+template <int Dim>
+Vec<Dim> PdContact<Dim>::trial_velocity(int point, const ContactState<Dim>& state,
+                                        std::span<const Vec<Dim>> force) const {
+  if (bodies_[state.body[point]].rigid) return state.velocity[point];
+  return state.velocity[point] + (state.dt / state.mass[point]) * force[point];
+}
+
+// Friction forces are gathered per pair first and added after the loop, so that every pair's
+// trial velocities see the same forces (the result does not depend on the pair order).
 template <int Dim>
 template <class PairLaw>
 void PdContact<Dim>::add_pairwise_friction(const ContactState<Dim>& state,
                                            std::span<Vec<Dim>> force, PairLaw&& law) {
-  for (std::size_t k = 0; k < active_first_.size(); ++k) {
+  const std::size_t pairs = active_first_.size();
+  active_friction_.assign(pairs, Vec<Dim>::Zero());
+  for (std::size_t k = 0; k < pairs; ++k) {
     const int p = active_first_[k], i = active_second_[k];
-    const double area = adhesion_area<Dim>(state.volume[p], state.volume[i], contacts_of_point_[p],
-                                           contacts_of_point_[i], spacing_);
-    const PairFriction<Dim> f = law(active_normal_[k], area, stick_rate(p, i, state),
-                                    active_direction_[k],
-                                    Vec<Dim>(state.velocity[i] - state.velocity[p]));
-    force[p] += f.force_on_first;
-    force[i] -= f.force_on_first;
-    add_to_totals(p, i, state, f.force_on_first);
+    const double area = adhesion_area(k, state);
+    const PairFriction<Dim> f =
+        law(active_normal_[k], area, stick_rate(k, state), active_direction_[k],
+            Vec<Dim>(state.velocity[i] - state.velocity[p]),
+            Vec<Dim>(trial_velocity(i, state, force) - trial_velocity(p, state, force)));
+    active_friction_[k] = f.force_on_first;
     dissipation_ += f.dissipation;
+  }
+  for (std::size_t k = 0; k < pairs; ++k) {
+    const int p = active_first_[k], i = active_second_[k];
+    force[p] += active_friction_[k];
+    force[i] -= active_friction_[k];
+    add_to_totals(p, i, state, active_friction_[k]);
   }
 }
 
-// m_red / (dt n): the pair's reduced mass (the deformable point's mass against a rigid body) over
-// the step, shared among the n pairs of the busier of its two points.
+// share m_red / dt: the pair's reduced mass (the deformable point's mass against a rigid body)
+// over the step, times its share of its points' contact.
 template <int Dim>
-double PdContact<Dim>::stick_rate(int p, int i, const ContactState<Dim>& state) const {
+double PdContact<Dim>::stick_rate(std::size_t k, const ContactState<Dim>& state) const {
+  const int p = active_first_[k], i = active_second_[k];
   const bool rigid_p = bodies_[state.body[p]].rigid, rigid_i = bodies_[state.body[i]].rigid;
   const double inverse_mass =
       (rigid_p ? 0.0 : 1.0 / state.mass[p]) + (rigid_i ? 0.0 : 1.0 / state.mass[i]);
-  const double share = std::max(contacts_of_point_[p], contacts_of_point_[i]);
-  return 1.0 / (inverse_mass * state.dt * share);
+  return share(k) / (inverse_mass * state.dt);
 }
 
 template <int Dim>
@@ -188,55 +215,70 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
                                             std::span<Vec<Dim>> force) {
   const auto y = state.position;
   const auto v = state.velocity;
+  const std::size_t pairs = active_first_.size();
   objective_.begin(static_cast<int>(y.size()));
-  for (std::size_t k = 0; k < active_first_.size(); ++k)
+  for (std::size_t k = 0; k < pairs; ++k)
     for (int point : {active_first_[k], active_second_[k]})
       if (!bodies_[state.body[point]].rigid) objective_.slot(point);
-  objective_.compute_velocity_fields(y, v, *state.bonds, state.bond_weight);
+  objective_.compute_velocity_fields(y, v, force, state.mass, state.dt, *state.bonds,
+                                     state.bond_weight);
 
-  for (std::size_t k = 0; k < active_first_.size(); ++k) {
+  active_friction_.assign(pairs, Vec<Dim>::Zero());  // central fall-back forces, added last
+  for (std::size_t k = 0; k < pairs; ++k) {
     const int p = active_first_[k], i = active_second_[k];
     const int bp = state.body[p], bi = state.body[i];
     const bool rigid_p = bodies_[bp].rigid, rigid_i = bodies_[bi].rigid;
     const int sp = rigid_p ? -1 : objective_.slot(p), si = rigid_i ? -1 : objective_.slot(i);
-    const double area = adhesion_area<Dim>(state.volume[p], state.volume[i], contacts_of_point_[p],
-                                           contacts_of_point_[i], spacing_);
+    const double area = adhesion_area(k, state);
     const Vec<Dim>& M = active_direction_[k];
     if ((sp >= 0 && !objective_.has_field(sp)) || (si >= 0 && !objective_.has_field(si))) {
       // No velocity field (a point with too few intact bonds): the central BFCM force keeps
       // the momenta balanced for this pair.
-      const PairFriction<Dim> f = bond_friction<Dim>(law_, active_normal_[k], area,
-                                                     stick_rate(p, i, state), M,
-                                                     Vec<Dim>(v[i] - v[p]));
-      force[p] += f.force_on_first;
-      force[i] -= f.force_on_first;
-      add_to_totals(p, i, state, f.force_on_first);
+      const PairFriction<Dim> f = bond_friction<Dim>(
+          law_, active_normal_[k], area, stick_rate(k, state), M, Vec<Dim>(v[i] - v[p]),
+          Vec<Dim>(trial_velocity(i, state, force) - trial_velocity(p, state, force)));
+      active_friction_[k] = f.force_on_first;
       dissipation_ += f.dissipation;
       continue;
     }
     const Vec<Dim> xc = 0.5 * (y[p] + y[i]);
-    const Vec<Dim> va = rigid_p ? rigid_velocity(bp, p, xc, state) : objective_.velocity_at(sp, xc, y, v);
-    const Vec<Dim> vb = rigid_i ? rigid_velocity(bi, i, xc, state) : objective_.velocity_at(si, xc, y, v);
-    const Vec<Dim> w = vb - va;
+    const Vec<Dim> va =
+        rigid_p ? rigid_velocity(bp, p, xc, state) : objective_.velocity_at(sp, xc, y, v);
+    const Vec<Dim> vb =
+        rigid_i ? rigid_velocity(bi, i, xc, state) : objective_.velocity_at(si, xc, y, v);
+    const Vec<Dim> ta = rigid_p ? va : objective_.trial_velocity_at(sp, xc, y);
+    const Vec<Dim> tb = rigid_i ? vb : objective_.trial_velocity_at(si, xc, y);
+    const Vec<Dim> w = vb - va, wt = tb - ta;
     const Vec<Dim> slip = w - M.dot(w) * M;
-    const double speed = slip.norm();
+    const Vec<Dim> trial = wt - M.dot(wt) * M;
+    const double trial_speed = trial.norm();
     // The stick force of the two bodies' effective masses at xc, shared among the pairs.
     double inverse_mass = 0.0;
     if (sp >= 0)
-      inverse_mass += objective_.inverse_mass_at(sp, xc, y, state.mass, *state.bonds, state.bond_weight);
+      inverse_mass +=
+          objective_.inverse_mass_at(sp, xc, y, state.mass, *state.bonds, state.bond_weight);
     if (si >= 0)
-      inverse_mass += objective_.inverse_mass_at(si, xc, y, state.mass, *state.bonds, state.bond_weight);
-    const double share = std::max(contacts_of_point_[p], contacts_of_point_[i]);
-    const double rate = 1.0 / (inverse_mass * state.dt * share);
-    const double magnitude = law_.force(active_normal_[k], area, speed, rate);
-    if (magnitude <= 0.0 || speed <= 0.0) continue;
-    const Vec<Dim> F = (magnitude / speed) * slip;  // on p's body, at xc
+      inverse_mass +=
+          objective_.inverse_mass_at(si, xc, y, state.mass, *state.bonds, state.bond_weight);
+    const double rate = share(k) / (inverse_mass * state.dt);  // stick force per slip speed
+    const double magnitude = law_.force(active_normal_[k], area, slip.norm(), rate * trial_speed);
+    if (magnitude <= 0.0 || trial_speed <= 0.0) continue;
+    const Vec<Dim> F = (magnitude / trial_speed) * trial;  // on p's body, at xc
     if (sp >= 0) objective_.apply(sp, F, xc, y);
     if (si >= 0) objective_.apply(si, Vec<Dim>(-F), xc, y);
     add_to_totals(p, i, state, F);
-    dissipation_ += magnitude * speed;
+    // The spread forces' work: F . (w + w')/2 at xc, w' = w~ - F / rate the slip they leave
+    // (friction_models.hpp).
+    dissipation_ += 0.5 * F.dot(slip + trial - F / rate);
   }
   objective_.distribute(y, *state.bonds, state.bond_weight, force);
+  for (std::size_t k = 0; k < pairs; ++k) {
+    if (active_friction_[k] == Vec<Dim>::Zero()) continue;
+    const int p = active_first_[k], i = active_second_[k];
+    force[p] += active_friction_[k];
+    force[i] -= active_friction_[k];
+    add_to_totals(p, i, state, active_friction_[k]);
+  }
 }
 
 template <int Dim>

@@ -24,7 +24,8 @@ struct ContactBody {
   Vec3 angular_velocity = Vec3::Zero();  // rigid bodies' field v_i + omega x (x - y_i)
 };
 
-// The solver's state at one force pass.
+// The solver's state at one force pass. The force array passed with it must already hold every
+// other force of the pass (bonds, gravity, loads): friction's stick force needs them.
 template <int Dim>
 struct ContactState {
   std::span<const Vec<Dim>> position;  // y, m
@@ -82,7 +83,11 @@ class PdContact {
                              PairLaw&& law);
   void add_objective_friction(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
   void add_to_totals(int p, int i, const ContactState<Dim>& state, const Vec<Dim>& on_p);
-  double stick_rate(int p, int i, const ContactState<Dim>& state) const;
+  double share(std::size_t pair) const;
+  double adhesion_area(std::size_t pair, const ContactState<Dim>& state) const;
+  double stick_rate(std::size_t pair, const ContactState<Dim>& state) const;
+  Vec<Dim> trial_velocity(int point, const ContactState<Dim>& state,
+                          std::span<const Vec<Dim>> force) const;
   Vec<Dim> rigid_velocity(int body, int point, const Vec<Dim>& x,
                           const ContactState<Dim>& state) const;
 
@@ -101,7 +106,8 @@ class PdContact {
   std::vector<int> active_first_, active_second_;
   std::vector<double> active_normal_;
   std::vector<Vec<Dim>> active_direction_;
-  std::vector<int> contacts_of_point_;  // per point: pairs in contact (adhesion area share)
+  std::vector<Vec<Dim>> active_friction_;  // scratch: friction on each pair's first point
+  std::vector<double> normal_of_point_;  // per point: sum of its pairs' N (their shares)
   std::vector<Vec<Dim>> totals_;        // material_count^2, force on a by b
   double dissipation_ = 0.0;
   ObjectiveFriction<Dim> objective_;

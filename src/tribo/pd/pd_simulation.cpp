@@ -88,7 +88,7 @@ PdSimulation<Dim>::PdSimulation(const SimulationSpec& spec) : spec_(spec) {
   choose_time_step();
   find_velocity_conditions();
   apply_velocity_conditions();
-  accumulate_forces();  // a(0) for the first half kick
+  accumulate_forces(0.0);  // a(0) for the first half kick
   frictional_power_ = frictional_power();
   update_damage();
 }
@@ -287,7 +287,7 @@ void PdSimulation<Dim>::step() {
   apply_velocity_conditions();
   drift();
   move_rigid_bodies(time_ + dt_);
-  accumulate_forces();
+  accumulate_forces(time_ + dt_);
   // Trapezoidal rule: a force pass's friction acts over the half steps on either side of it.
   const double power = frictional_power();
   frictional_work_ += 0.5 * dt_ * (frictional_power_ + power);
@@ -301,18 +301,18 @@ void PdSimulation<Dim>::step() {
 
 template <int Dim>
 void PdSimulation<Dim>::recompute_forces() {
-  accumulate_forces();
+  accumulate_forces(time_);
   frictional_power_ = frictional_power();
   update_damage();
   stress_step_ = -1;
 }
 
 template <int Dim>
-void PdSimulation<Dim>::accumulate_forces() {
+void PdSimulation<Dim>::accumulate_forces(double t) {
   std::fill(force_.begin(), force_.end(), Vec<Dim>::Zero());
   add_bond_forces();
-  add_contact_forces();
-  add_external_forces();
+  add_external_forces(t);
+  add_contact_forces();  // last: friction's stick force needs every other force
 }
 
 template <int Dim>
@@ -368,8 +368,11 @@ void PdSimulation<Dim>::add_contact_forces() {
 }
 
 template <int Dim>
-void PdSimulation<Dim>::add_external_forces() {
-  const Vec<Dim> g = from_vec3<Dim>(spec_.gravity);
+void PdSimulation<Dim>::add_external_forces(double t) {
+  // The deck's gravity_ramp: gravity rises linearly from zero over that time (a load applied
+  // without the dynamic overshoot of a sudden one).
+  const double ramp = spec_.gravity_ramp > 0.0 ? std::min(1.0, t / spec_.gravity_ramp) : 1.0;
+  const Vec<Dim> g = ramp * from_vec3<Dim>(spec_.gravity);
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Rigid) continue;
 #pragma omp parallel for schedule(static) if (worth_threads(body.points.size()))

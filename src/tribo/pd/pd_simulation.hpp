@@ -85,11 +85,11 @@ class PdSimulation final : public Simulation<Dim> {
   void find_velocity_conditions();
 
   // The force pass, one function so that contact (issue 6) adds to the same accumulation.
-  void accumulate_forces();
+  void accumulate_forces(double t);  // forces at time t (s), the state's
   void add_bond_forces();
   void add_contact_forces();
   ContactState<Dim> contact_state() const;
-  void add_external_forces();
+  void add_external_forces(double t);
 
   void first_half_kick();   // v(n+1/2) = v(n) + dt/2 a(n), with damping
   void second_half_kick();  // v(n+1) = v(n+1/2) + dt/2 a(n+1), with damping
