@@ -48,19 +48,16 @@ TEST(StepFrictionForce, NeverExceedsTheForceThatStopsTheSlipWithinTheStep) {
 TEST(BondFriction, ActsAlongTheBondAgainstTheChangeOfItsLength) {
   // Seed eq. 5: f = -mu sgn(r_dot) f_nor; the pair opening (r_dot > 0) pulls p towards i.
   const Vec2 M(0.6, 0.8);
-  const PairFriction<2> opening =
-      bond_friction<2>(law(0.3, 0.3, 1e-3), 10.0, 0.0, huge_stick_rate, M, Vec2(0.0, 1.0),
-                       Vec2(0.0, 1.0));
+  const PairFriction<2> opening = bond_friction<2>(law(0.3, 0.3, 1e-3), 10.0, 0.0, huge_stick_rate,
+                                                   M, Vec2(0.0, 1.0), Vec2(0.0, 1.0));
   EXPECT_NEAR((opening.force_on_first - 3.0 * M).norm(), 0.0, 1e-14);
   EXPECT_NEAR(opening.dissipation, 3.0 * 0.8, 1e-14);  // F |r_dot|
-  const PairFriction<2> closing =
-      bond_friction<2>(law(0.3, 0.3, 1e-3), 10.0, 0.0, huge_stick_rate, M, Vec2(0.0, -1.0),
-                       Vec2(0.0, -1.0));
+  const PairFriction<2> closing = bond_friction<2>(law(0.3, 0.3, 1e-3), 10.0, 0.0, huge_stick_rate,
+                                                   M, Vec2(0.0, -1.0), Vec2(0.0, -1.0));
   EXPECT_NEAR((closing.force_on_first + 3.0 * M).norm(), 0.0, 1e-14);
   // A tangential slip that keeps |Y| fixed (v perpendicular to M) gives no BFCM friction.
-  const PairFriction<2> sliding =
-      bond_friction<2>(law(0.3, 0.3, 1e-3), 10.0, 0.0, huge_stick_rate, M, Vec2(0.8, -0.6),
-                       Vec2(0.8, -0.6));
+  const PairFriction<2> sliding = bond_friction<2>(law(0.3, 0.3, 1e-3), 10.0, 0.0, huge_stick_rate,
+                                                   M, Vec2(0.8, -0.6), Vec2(0.8, -0.6));
   EXPECT_NEAR(sliding.force_on_first.norm(), 0.0, 1e-14);
 }
 
@@ -92,7 +89,7 @@ TEST(NaiveFriction, HoldsAPairWhoseTrialSlipItCanStopWithinTheStaticLimit) {
   const Vec2 M(0, 1), trial(1e-4, 0);
   const PairFriction<2> held = naive_friction<2>(sharp, 10.0, 0.0, 2e4, M, Vec2::Zero(), trial);
   EXPECT_NEAR(held.force_on_first.x(), 2.0, 1e-12);  // 2e4 kg/s x 1e-4 m/s < mu_s N = 5 N
-  EXPECT_EQ(held.dissipation, 0.0);                   // no slip, no work
+  EXPECT_EQ(held.dissipation, 0.0);                  // no slip, no work
   const PairFriction<2> slides = naive_friction<2>(sharp, 10.0, 0.0, 6e4, M, trial, trial);
   EXPECT_NEAR(slides.force_on_first.x(), 3.0, 1e-12);  // 6 N > mu_s N: slides at mu_k N
 }

@@ -49,8 +49,8 @@ TEST(ObjectiveFriction, ExtrapolatesALinearVelocityFieldExactly) {
   ObjectiveFriction<3> model;
   model.begin(static_cast<int>(p.y.size()));
   const int s = model.slot(0);
-  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass,
-                                1e-3, p.bonds, p.weight);
+  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass, 1e-3,
+                                p.bonds, p.weight);
   ASSERT_TRUE(model.has_field(s));
   const Vec3 x(0.3, 0.6, -0.45);
   const Vec3 expected = Vec3(1.0, -2.0, 0.5) + L * x;
@@ -78,8 +78,8 @@ TEST(ObjectiveFriction, SpreadsAForceWithItsResultantAndItsMomentAboutTheApplica
   ObjectiveFriction<3> model;
   model.begin(static_cast<int>(p.y.size()));
   const int s = model.slot(0);
-  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass,
-                                1e-3, p.bonds, p.weight);
+  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass, 1e-3,
+                                p.bonds, p.weight);
   const Vec3 F1(0.2, -1.0, 0.3), x1(0.4, 0.1, -0.5), F2(-0.5, 0.1, 0.0), x2(-0.2, 0.45, 0.1);
   model.apply(s, F1, x1, p.y);
   model.apply(s, F2, x2, p.y);
@@ -117,8 +117,8 @@ TEST(ObjectiveFriction, APointWhoseIntactBondsSpanOnlyALineGetsNoVelocityField) 
   ObjectiveFriction<3> model;
   model.begin(static_cast<int>(p.y.size()));
   const int s = model.slot(0);
-  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass,
-                                1e-3, p.bonds, p.weight);
+  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass, 1e-3,
+                                p.bonds, p.weight);
   EXPECT_FALSE(model.has_field(s));
 }
 

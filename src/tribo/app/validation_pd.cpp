@@ -42,7 +42,8 @@ SimulationSpec with_model(SimulationSpec spec, FrictionModel m) {
 ValidationRow claim(const std::string& problem, const std::string& quantity, double reference,
                     double result, bool holds) {
   ValidationRow row{problem, quantity, reference, result, 0.0, kReported, reference == 0.0, holds};
-  row.error = reference == 0.0 ? std::abs(result) : std::abs(result - reference) / std::abs(reference);
+  row.error =
+      reference == 0.0 ? std::abs(result) : std::abs(result - reference) / std::abs(reference);
   return row;
 }
 
@@ -76,12 +77,13 @@ std::vector<ValidationRow> objectivity() {
   const double duration = 0.5 * std::numbers::pi / omega;
   std::vector<ValidationRow> rows;
   for (FrictionModel m : kModels) {
-    const pd::RigidCorotation r = pd::measure_corotation_dissipation(
-        with_model(deck, m), omega, Vec2(0.3, -0.2), duration);
+    const pd::RigidCorotation r =
+        pd::measure_corotation_dissipation(with_model(deck, m), omega, Vec2(0.3, -0.2), duration);
     const double ratio = r.frictional_energy / r.kinetic_energy;
     const std::string quantity = fmt::format("E_fric / E_kin, {}", model_name(m));
     if (m == FrictionModel::Nfcm)
-      rows.push_back(claim("pd-friction-objectivity", quantity + " (> 1e-8)", 0.0, ratio, ratio > 1e-8));
+      rows.push_back(
+          claim("pd-friction-objectivity", quantity + " (> 1e-8)", 0.0, ratio, ratio > 1e-8));
     else
       rows.push_back(compare_absolute("pd-friction-objectivity", quantity, 0.0, ratio, 1e-8));
   }
@@ -101,8 +103,8 @@ std::vector<ValidationRow> angular_momentum() {
       rows.push_back(claim("pd-friction-angular-mom", quantity + " (> 1e-8)", 0.0,
                            d.max_relative_drift, d.max_relative_drift > 1e-8));
     else
-      rows.push_back(compare_absolute("pd-friction-angular-mom", quantity, 0.0,
-                                      d.max_relative_drift, 1e-8));
+      rows.push_back(
+          compare_absolute("pd-friction-angular-mom", quantity, 0.0, d.max_relative_drift, 1e-8));
   }
   return rows;
 }
@@ -121,7 +123,8 @@ std::vector<ValidationRow> incline() {
     const double travel = pd::measure_centroid_travel<2>(with_model(deck, m), "block");
     const std::string quantity = fmt::format("travel at t = {:g} s (m), {}", T, model_name(m));
     if (m == FrictionModel::Bfcm)
-      rows.push_back(claim("pd-incline", quantity + " (> ref)", reference, travel, travel > reference));
+      rows.push_back(
+          claim("pd-incline", quantity + " (> ref)", reference, travel, travel > reference));
     else
       rows.push_back(compare_relative("pd-incline", quantity, reference, travel, 0.05));
   }
@@ -138,8 +141,10 @@ void add_pd_validation_problems(std::vector<ValidationProblem>& problems) {
                       "PD bodies in contact co-rotating rigidly: friction must dissipate nothing",
                       objectivity});
   problems.push_back({"pd-friction-angular-mom",
-                      "PD disks in a glancing frictional impact: angular momentum", angular_momentum});
-  problems.push_back({"pd-incline", "PD block slipping down a 30 degree incline, mu = 0.3", incline});
+                      "PD disks in a glancing frictional impact: angular momentum",
+                      angular_momentum});
+  problems.push_back(
+      {"pd-incline", "PD block slipping down a 30 degree incline, mu = 0.3", incline});
 }
 
 }  // namespace tribo::app

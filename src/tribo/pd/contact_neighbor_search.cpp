@@ -161,7 +161,8 @@ void ContactNeighborList<Dim>::build(std::span<const Vec<Dim>> x, std::span<cons
   }
   for (int i = 0; i < n; ++i) pair_offset_[i + 1] += pair_offset_[i];
   const std::int64_t total = pair_offset_[n];
-  if (total >= (std::int64_t{1} << 31)) throw std::length_error("pd contact search: too many pairs");
+  if (total >= (std::int64_t{1} << 31))
+    throw std::length_error("pd contact search: too many pairs");
   pairs_.first.resize(total);
   pairs_.second.resize(total);
   pairs_.bond.resize(total);

@@ -33,7 +33,7 @@ RigidCorotation measure_corotation_dissipation(const SimulationSpec& spec, doubl
 // A free run to spec.time.end: the largest |L(t) - L(0)| / |L(0)| of the total angular momentum
 // about the origin (sampled every step), and the frictional energy dissipated.
 struct AngularMomentumDrift {
-  double initial = 0.0;    // |L(0)|, kg m^2/s (per thickness in 2D)
+  double initial = 0.0;  // |L(0)|, kg m^2/s (per thickness in 2D)
   double max_relative_drift = 0.0;
   double frictional_energy = 0.0;  // J
   double kinetic_energy = 0.0;     // J, at the start

@@ -30,8 +30,8 @@ struct FrictionLaw {
   contact::CoulombFriction coulomb;
   double regularization_velocity = 0.0;  // m/s, eps_fric of seed eq. 6
   double force(double normal, double area, double slip_speed, double stick_force) const {
-    return contact::step_friction_force(coulomb, normal, area, slip_speed,
-                                        regularization_velocity, stick_force);
+    return contact::step_friction_force(coulomb, normal, area, slip_speed, regularization_velocity,
+                                        stick_force);
   }
 };
 
@@ -42,8 +42,7 @@ struct FrictionLaw {
 template <int Dim>
 PairFriction<Dim> bond_friction(const FrictionLaw& law, double normal, double area,
                                 double stick_rate, const Vec<Dim>& direction,
-                                const Vec<Dim>& relative_velocity,
-                                const Vec<Dim>& trial_velocity) {
+                                const Vec<Dim>& relative_velocity, const Vec<Dim>& trial_velocity) {
   PairFriction<Dim> out;
   const double rate = direction.dot(relative_velocity);
   const double trial = direction.dot(trial_velocity);
@@ -72,8 +71,7 @@ PairFriction<Dim> naive_friction(const FrictionLaw& law, double normal, double a
   const double magnitude = law.force(normal, area, slip.norm(), stick_rate * trial_speed);
   if (magnitude <= 0.0 || trial_speed <= 0.0) return out;
   out.force_on_first = (magnitude / trial_speed) * trial;
-  out.dissipation =
-      0.5 * out.force_on_first.dot(slip + trial - out.force_on_first / stick_rate);
+  out.dissipation = 0.5 * out.force_on_first.dot(slip + trial - out.force_on_first / stick_rate);
   return out;
 }
 

@@ -69,8 +69,7 @@ void ObjectiveFriction<Dim>::compute_velocity_fields(std::span<const Vec<Dim>> y
 }
 
 template <int Dim>
-Vec<Dim> ObjectiveFriction<Dim>::velocity_at(int s, const Vec<Dim>& x,
-                                             std::span<const Vec<Dim>> y,
+Vec<Dim> ObjectiveFriction<Dim>::velocity_at(int s, const Vec<Dim>& x, std::span<const Vec<Dim>> y,
                                              std::span<const Vec<Dim>> v) const {
   const int p = point_[s];
   return v[p] + gradient_[s] * (x - y[p]);

@@ -3,8 +3,8 @@
 // (p of body A, i of body B) with contact point x_c = (y_p + y_i)/2:
 // 1. Each body's velocity is extrapolated to x_c with its nonlocal velocity gradient
 //    (Kamensky et al. 2019; PHYSICS.md):
-//      K_p = sum_q w_q (y_q - y_p)(y_q - y_p)^T,   L_p = [sum_q w_q (v_q - v_p)(y_q - y_p)^T] K_p^-1
-//      v_A(x_c) = v_p + L_p (x_c - y_p)
+//      K_p = sum_q w_q (y_q - y_p)(y_q - y_p)^T,   L_p = [sum_q w_q (v_q - v_p)(y_q - y_p)^T]
+//      K_p^-1 v_A(x_c) = v_p + L_p (x_c - y_p)
 //    over p's intact bonds, w_q = beta V_q. A rigid motion v = c + W y (W skew) gives L_p = W and
 //    v_A(x_c) = c + W x_c for every body, so the slip velocity w = v_B(x_c) - v_A(x_c) vanishes:
 //    friction is objective. A rigid body uses its exact field v_i + omega x (x_c - y_i).
@@ -38,9 +38,8 @@ class ObjectiveFriction {
   // law's stick force needs. A point whose K is (nearly) singular - too few intact bonds to span
   // the space - gets no field.
   void compute_velocity_fields(std::span<const Vec<Dim>> position,
-                               std::span<const Vec<Dim>> velocity,
-                               std::span<const Vec<Dim>> force, std::span<const double> mass,
-                               double dt, const BondFamilies& bonds,
+                               std::span<const Vec<Dim>> velocity, std::span<const Vec<Dim>> force,
+                               std::span<const double> mass, double dt, const BondFamilies& bonds,
                                std::span<const double> bond_weight);
   bool has_field(int slot) const { return has_field_[slot] != 0; }
   // v_p + L_p (x - y_p): the body's velocity field at x, from point p (slot s); and the same of
@@ -67,7 +66,7 @@ class ObjectiveFriction {
   std::vector<int> point_;    // per slot
   std::vector<Mat<Dim>> inverse_shape_, gradient_, trial_gradient_, moment_;  // K^-1, L, L~, G
   std::vector<Vec<Dim>> trial_velocity_;                                      // v~_p
-  std::vector<Vec<Dim>> resultant_;                          // sum of the recorded F
+  std::vector<Vec<Dim>> resultant_;  // sum of the recorded F
   std::vector<char> has_field_;
 };
 

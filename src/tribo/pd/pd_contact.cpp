@@ -71,16 +71,16 @@ template <int Dim>
 void PdContact<Dim>::add_friction(const ContactState<Dim>& state, std::span<Vec<Dim>> force) {
   switch (model_) {
     case FrictionModel::Bfcm:
-      add_pairwise_friction(state, force, [this](double n, double a, double s, const Vec<Dim>& m,
-                                                 const Vec<Dim>& v, const Vec<Dim>& t) {
-        return bond_friction<Dim>(law_, n, a, s, m, v, t);
-      });
+      add_pairwise_friction(
+          state, force,
+          [this](double n, double a, double s, const Vec<Dim>& m, const Vec<Dim>& v,
+                 const Vec<Dim>& t) { return bond_friction<Dim>(law_, n, a, s, m, v, t); });
       break;
     case FrictionModel::Nfcm:
-      add_pairwise_friction(state, force, [this](double n, double a, double s, const Vec<Dim>& m,
-                                                 const Vec<Dim>& v, const Vec<Dim>& t) {
-        return naive_friction<Dim>(law_, n, a, s, m, v, t);
-      });
+      add_pairwise_friction(
+          state, force,
+          [this](double n, double a, double s, const Vec<Dim>& m, const Vec<Dim>& v,
+                 const Vec<Dim>& t) { return naive_friction<Dim>(law_, n, a, s, m, v, t); });
       break;
     case FrictionModel::Objective:
       add_objective_friction(state, force);

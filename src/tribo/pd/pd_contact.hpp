@@ -19,8 +19,8 @@ namespace tribo::pd {
 // What contact needs of each body.
 struct ContactBody {
   bool rigid = false;
-  bool breakable = false;          // finite critical stretch: its broken bonds can touch
-  double micromodulus = 0.0;       // contact_micromodulus, N/m^6 (0 = rigid)
+  bool breakable = false;                // finite critical stretch: its broken bonds can touch
+  double micromodulus = 0.0;             // contact_micromodulus, N/m^6 (0 = rigid)
   Vec3 angular_velocity = Vec3::Zero();  // rigid bodies' field v_i + omega x (x - y_i)
 };
 
@@ -91,8 +91,8 @@ class PdContact {
   Vec<Dim> rigid_velocity(int body, int point, const Vec<Dim>& x,
                           const ContactState<Dim>& state) const;
 
-  double radius_;                  // d, m
-  double spacing_;                 // h, m
+  double radius_;   // d, m
+  double spacing_;  // h, m
   FrictionModel model_;
   FrictionLaw law_;
   int body_count_;
@@ -107,8 +107,8 @@ class PdContact {
   std::vector<double> active_normal_;
   std::vector<Vec<Dim>> active_direction_;
   std::vector<Vec<Dim>> active_friction_;  // scratch: friction on each pair's first point
-  std::vector<double> normal_of_point_;  // per point: sum of its pairs' N (their shares)
-  std::vector<Vec<Dim>> totals_;        // material_count^2, force on a by b
+  std::vector<double> normal_of_point_;    // per point: sum of its pairs' N (their shares)
+  std::vector<Vec<Dim>> totals_;           // material_count^2, force on a by b
   double dissipation_ = 0.0;
   ObjectiveFriction<Dim> objective_;
 };

@@ -235,10 +235,9 @@ void PdSimulation<Dim>::choose_time_step() {
   const std::vector<double> contact = contact_stiffness();
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Pmb) {
-      critical_dt_ =
-          std::min(critical_dt_, pd::critical_time_step(body.points, body.density, bonds_,
-                                                        all(std::as_const(bond_weight_)),
-                                                        all(contact)));
+      critical_dt_ = std::min(
+          critical_dt_, pd::critical_time_step(body.points, body.density, bonds_,
+                                               all(std::as_const(bond_weight_)), all(contact)));
     } else if (body.model == MaterialModel::Lps) {
       const MaterialSpec& material = spec_.materials[particles_.material[body.points.begin]];
       critical_dt_ = std::min(

@@ -21,9 +21,9 @@ double min_time_step(PointRange range, double density, const BondFamilies& bonds
 }  // namespace
 
 double critical_time_step(PointRange range, double density, const BondFamilies& bonds,
-                          std::span<const double> bond_stiffness,
-                          std::span<const double> extra) {
-  return min_time_step(range, density, bonds, extra, [&](std::int64_t b) { return bond_stiffness[b]; });
+                          std::span<const double> bond_stiffness, std::span<const double> extra) {
+  return min_time_step(range, density, bonds, extra,
+                       [&](std::int64_t b) { return bond_stiffness[b]; });
 }
 
 double critical_time_step(PointRange range, double density, const BondFamilies& bonds,

@@ -16,10 +16,9 @@ namespace {
 void expect_all_rows_pass(const std::string& problem) {
   for (const ValidationRow& r : run_validation_problem(problem)) {
     std::printf("    %-24s %-44s reference %.6g result %.6g error %.3g (tolerance %.3g)\n",
-                r.problem.c_str(), r.quantity.c_str(), r.reference, r.result, r.error,
-                r.tolerance);
-    EXPECT_TRUE(r.pass) << r.problem << ": " << r.quantity << " = " << r.result
-                        << ", reference " << r.reference << ", error " << r.error;
+                r.problem.c_str(), r.quantity.c_str(), r.reference, r.result, r.error, r.tolerance);
+    EXPECT_TRUE(r.pass) << r.problem << ": " << r.quantity << " = " << r.result << ", reference "
+                        << r.reference << ", error " << r.error;
   }
 }
 

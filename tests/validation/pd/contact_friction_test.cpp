@@ -23,7 +23,8 @@ template <int Dim>
 Vec3 momentum(const PdSimulation<Dim>& sim) {
   const auto& p = sim.particles();
   Vec3 sum = Vec3::Zero();
-  for (std::size_t i = 0; i < p.size(); ++i) sum += to_vec3<Dim>(Vec<Dim>(p.mass[i] * p.velocity[i]));
+  for (std::size_t i = 0; i < p.size(); ++i)
+    sum += to_vec3<Dim>(Vec<Dim>(p.mass[i] * p.velocity[i]));
   return sum;
 }
 template <int Dim>
@@ -82,7 +83,7 @@ TEST(ContactConservation, EveryFrictionModelConservesMomentumAndBooksItsDissipat
     const Conservation c = run_glancing(model, 0.3);
     SCOPED_TRACE(static_cast<int>(model));
     EXPECT_LT(c.momentum, 1e-12);
-    EXPECT_LT(c.energy, 5e-3);  // kinetic + strain + frictional
+    EXPECT_LT(c.energy, 5e-3);               // kinetic + strain + frictional
     EXPECT_GT(c.frictional, 1e-4 * 0.0346);  // measured 6e-4 .. 8e-4 J of 0.0346 J kinetic
   }
 }
