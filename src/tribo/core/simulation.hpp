@@ -46,6 +46,14 @@ concept PlainCheckpointData =
       requires std::is_trivially_copyable_v<typename T::Scalar>;
     };
 
+// An empty array's data() may be null; the helpers below pass a valid address instead, so that an
+// implementation may hand `data` to memcpy even when `size` is 0.
+inline void* checkpoint_nonnull(void* data) {
+  static char empty = 0;
+  return data ? data : &empty;
+}
+inline const void* checkpoint_nonnull(const void* data) { return data ? data : checkpoint_nonnull(static_cast<void*>(nullptr)); }
+
 class StateWriter {
  public:
   virtual ~StateWriter() = default;
@@ -58,7 +66,7 @@ class StateWriter {
   }
   template <PlainCheckpointData T>
   void write_array(std::string_view name, const std::vector<T>& values) {
-    write_bytes(name, values.data(), values.size() * sizeof(T));
+    write_bytes(name, checkpoint_nonnull(static_cast<const void*>(values.data())), values.size() * sizeof(T));
   }
 };
 
@@ -83,7 +91,7 @@ class StateReader {
       throw std::runtime_error("checkpoint entry '" + std::string(name) +
                                "' does not hold whole elements of its type");
     values.resize(bytes / sizeof(T));
-    read_bytes(name, values.data(), bytes);
+    read_bytes(name, checkpoint_nonnull(static_cast<void*>(values.data())), bytes);
   }
   // Same, but the stored length must be values.size() (arrays the constructor sized from the
   // deck: a different length means the checkpoint was written for another deck).
@@ -95,7 +103,7 @@ class StateReader {
                                std::to_string(bytes / sizeof(T)) + " elements, the deck makes " +
                                std::to_string(values.size()) +
                                " (the checkpoint was written for another deck)");
-    read_bytes(name, values.data(), bytes);
+    read_bytes(name, checkpoint_nonnull(static_cast<void*>(values.data())), bytes);
   }
 };
 
