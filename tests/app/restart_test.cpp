@@ -318,6 +318,40 @@ TEST(RunRestart, DefaultCheckpointsFallEveryTenthOfTheRun) {
   fs::remove_all(dir);
 }
 
+TEST(RunRestart, ADamagedNewestCheckpointIsSkippedAndTheRunStillMatches) {
+  const SimulationSpec spec = deck(kMpmDeck);
+  const fs::path straight = scratch("damaged-straight");
+  run_simulation(spec, quiet(straight));
+  const fs::path dir = scratch("damaged");
+  RunOptions o = quiet(dir);
+  o.stop_after_steps = 500;  // checkpoints at 0.005 s, 0.01 s and the stop
+  run_simulation(spec, o);
+  const std::vector<fs::path> files = CheckpointFolder(dir).files();
+  ASSERT_EQ(files.size(), 2u);
+  {
+    std::string bytes = io::read_file(files[0]);
+    bytes[bytes.size() / 2] ^= 1;  // one flipped bit, as a bad disk sector would leave
+    io::write_file_atomically(files[0], bytes);
+  }
+  o.stop_after_steps = 520;
+  o.restart = true;
+  const RunReport r = run_simulation(spec, o);
+  ASSERT_EQ(r.exit_code, 0) << r.exit_reason;
+  EXPECT_NE(r.restart_note.find("skipped"), std::string::npos) << r.restart_note;
+  EXPECT_EQ(r.first_step, checkpoint_place(io::read_checkpoint(files[1])).step);
+  // The damaged file is gone: the two kept are the new one and the one restarted from (kept
+  // otherwise, the damaged one would have pushed the readable older one out).
+  const std::vector<fs::path> after = CheckpointFolder(dir).files();
+  ASSERT_EQ(after.size(), 2u);
+  EXPECT_EQ(after[0].filename(), "checkpoint_000000520.bin");
+  EXPECT_EQ(after[1], files[1]);
+  o.stop_after_steps.reset();
+  ASSERT_EQ(run_simulation(spec, o).exit_code, 0);
+  EXPECT_EQ(text(straight / "history.csv"), text(dir / "history.csv"));
+  fs::remove_all(straight);
+  fs::remove_all(dir);
+}
+
 TEST(RunRestart, ARestartOfAnotherDeckFailsWithoutTouchingTheOutput) {
   const SimulationSpec spec = deck(kMpmDeck);
   const fs::path dir = scratch("other-deck");

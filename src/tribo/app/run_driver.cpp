@@ -171,6 +171,13 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
     auto loaded = checkpoints.newest_readable(&skipped);
     for (const std::string& why : skipped) report.restart_note += fmt::format("skipped {}\n", why);
     if (loaded) {
+      // Newer files than the one loaded did not read whole: remove them, or they would stay the
+      // "newest" and push readable ones out of the folder's keep-two rule.
+      for (const fs::path& newer : checkpoints.files()) {
+        if (newer == loaded->file) break;
+        std::error_code ignored;
+        fs::remove(newer, ignored);
+      }
       restore_checkpoint(loaded->image, spec, sim, driver);
       resume_at = sim.time();
       report.checkpoint = loaded->file;
@@ -256,7 +263,10 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
       }
       progress.update(sim.time(), sim.step_count() - report.first_step);
     }
-    if (completed) write_checkpoint();  // to extend the run later (a larger time.end)
+    if (completed) {
+      write_checkpoint();  // to extend the run later (a larger time.end)
+      clear_stop_request();  // a signal during the last step: the run is complete anyway
+    }
   } catch (const SimulationError& e) {
     report.exit_reason = e.what();
     report.exit_code = 3;
