@@ -129,6 +129,9 @@ class Simulation {
   // Contact force on the particles of material a from those of material b over the last step (N);
   // zero when they never touched.
   virtual Vec3 contact_force(int material_a, int material_b) const = 0;
+  // Contact force on the material above crack `crack` (left of its polyline's direction) from the
+  // material below, over the last step (N); zero for solvers without cracks (MPM cracks only).
+  virtual Vec3 crack_force(int crack) const { return Vec3::Zero(); }
   // Throws SimulationError naming the step, time and particle when the state is not finite or has
   // left the domain.
   virtual void check_health() const = 0;

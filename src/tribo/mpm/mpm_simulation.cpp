@@ -9,6 +9,11 @@
 #include "tribo/core/error.hpp"
 #include "tribo/mpm/boundary_conditions.hpp"
 #include "tribo/mpm/constitutive.hpp"
+#include "tribo/mpm/crack_contact.hpp"
+#include "tribo/mpm/crack_fields.hpp"
+#include "tribo/mpm/crack_geometry.hpp"
+#include "tribo/mpm/crack_scatter.hpp"
+#include "tribo/mpm/crack_surfaces.hpp"
 #include "tribo/mpm/multimaterial_contact.hpp"
 #include "tribo/mpm/particle_filling.hpp"
 #include "tribo/mpm/particle_sort.hpp"
@@ -86,6 +91,8 @@ class MpmSimulation final : public Simulation<Dim> {
   const SimulationSpec& spec() const override { return spec_; }
   EnergyBreakdown energy() const override;
   Vec3 contact_force(int material_a, int material_b) const override;
+  Vec3 crack_force(int crack) const override;
+  std::vector<SurfaceMesh> surfaces() const override;
   void check_health() const override;
   void save_state(StateWriter& out) const override;
   void restore_state(const StateReader& in) override;
@@ -109,6 +116,11 @@ class MpmSimulation final : public Simulation<Dim> {
   void sort_particles_by_cell();
   void apply_contact(ContactStage stage, bool record = true);
   void impose_boundary_conditions();
+  bool cracked() const { return !cracks_.empty(); }
+  // Below this a node field is empty (G2P skips it).
+  double node_mass_floor() const { return 1e-14 * spec_.materials.front().density * grid_.cell_volume(); }
+  // Crack-field offsets of particle p's stencil nodes, or null (far from every crack, or no cracks).
+  const int* crack_offsets(long p) const { return cracked() ? crack_fields_.offsets(p) : nullptr; }
 
   SimulationSpec spec_;
   Grid<Dim> grid_;        // the deck's grid with one cell of padding on every side
@@ -125,6 +137,12 @@ class MpmSimulation final : public Simulation<Dim> {
   GridBoundaryConditions<Dim> boundary_;
   ContactAccumulator<Dim> contact_;
   NodeParticles<Dim> around_;  // particles near contact nodes (logistic-regression normals only)
+  // Explicit cracks (docs/mpm-cracks.md): with cracks every node holds kCrackFields crack fields
+  // of layout_.fields material fields each, flat index node * (4 F) + c F + f; without, one.
+  std::vector<Crack> cracks_;
+  CrackFields<Dim> crack_fields_;
+  CrackContactAccumulator<Dim> crack_contact_;
+  std::vector<bool> rigid_entry_;  // per flat field of a node (crack field x material field)
   Vec<Dim> gravity_;
   double dt_ = 0.0;
   double time_ = 0.0;
@@ -161,7 +179,17 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
     rigid_[p] = spec_.materials[particles_.material[p]].rigid();
   }
   for (const MaterialSpec& m : spec_.materials) elastic_.push_back(ElasticConstants::of(m));
-  nodes_.allocate(grid_.node_count(), layout_.fields);
+  if (!spec_.mpm.cracks.empty()) {
+    if (Dim != 2) throw std::invalid_argument("mpm.cracks: cracks are 2D polylines; 3D cracks are not supported");
+    // Crack particles half a cell apart (NairnMPM's advice: at least two per cell).
+    cracks_ = build_cracks(spec_.mpm.cracks, 0.5 * grid_.cell.minCoeff());
+    crack_fields_.allocate(grid_, n, layout_.fields);
+    crack_contact_.resize(static_cast<int>(cracks_.size()));
+  }
+  const int crack_fields = cracked() ? kCrackFields : 1;
+  for (int c = 0; c < crack_fields; ++c)
+    rigid_entry_.insert(rigid_entry_.end(), layout_.rigid_field.begin(), layout_.rigid_field.end());
+  nodes_.allocate(grid_.node_count(), layout_.fields * crack_fields);
   partition_.allocate(grid_, n);
   sorter_.allocate(grid_, n);
   boundary_ = GridBoundaryConditions<Dim>::from(spec_, grid_);
@@ -192,13 +220,17 @@ void MpmSimulation<Dim>::step_with() {
   if (steps_ % kSortInterval == 0) sort_particles_by_cell();
   nodes_.clear();
   contact_.clear();
+  if (cracked()) {
+    crack_contact_.clear();
+    crack_fields_.template assign<Shape>(grid_, particles_.position, half_width_, cracks_);
+  }
   // A ramp loads the bodies quasi-statically (no dynamic overshoot of the contact forces).
   const double ramp = spec_.gravity_ramp > 0.0 ? std::min(1.0, (time_ + 0.5 * dt_) / spec_.gravity_ramp) : 1.0;
   gravity_ = ramp * from_vec3<Dim>(spec_.gravity);
   const bool forces_first = scheme != UpdateScheme::Usf;
   if (forces_first) extrapolate_to_grid<Shape, true>();
   else extrapolate_to_grid<Shape, false>();
-  if (layout_.fields > 1 && spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression)
+  if (layout_.fields > 1 && !cracked() && spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression)
     around_.template build<Shape>(grid_, nodes_, particles_, field_, half_width_);
   // The FLIP increment is measured from the extrapolated momenta, before contact and boundary
   // conditions, so that their changes reach the particle velocities (a field stuck to a rigid
@@ -215,6 +247,9 @@ void MpmSimulation<Dim>::step_with() {
   impose_boundary_conditions();
   apply_contact(ContactStage::AfterMomentumUpdate);
   update_particles<Shape>();
+  if (cracked())
+    move_crack_surfaces<Dim, Shape>(cracks_, crack_fields_, nodes_, grid_, layout_.fields, half_width_, dt_,
+                                    node_mass_floor());
   if (scheme == UpdateScheme::Musl) {
     reextrapolate_momenta<Shape>();
     impose_boundary_conditions();
@@ -222,7 +257,7 @@ void MpmSimulation<Dim>::step_with() {
   }
   if (scheme != UpdateScheme::Usf) update_stress<Shape>();
   move_particles();
-  frictional_work_ += contact_.frictional_work;
+  frictional_work_ += contact_.frictional_work + crack_contact_.frictional_work;
   time_ += dt_;
   ++steps_;
 }
@@ -237,10 +272,11 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
   partition_.bin(grid_, particles_.position);
   const auto scatter = [&](auto with_contact_data) {
     constexpr bool kContactData = decltype(with_contact_data)::value;
-    const long F = layout_.fields;
+    const long F = nodes_.fields;  // entries per node: crack fields x material fields
     const Grid<Dim>& grid = grid_;
     const double half_width = half_width_;
     const Vec<Dim> gravity = gravity_;
+    const bool cracks = cracked();
     const ScatterTargets<Dim> targets = ScatterTargets<Dim>::of(nodes_);
     const Particles<Dim>& q = particles_;
     partition_.for_each_particle([&](long p) {
@@ -255,10 +291,17 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
                                      m * q.position[p],
                                      m * (q.position[p] - q.reference_position[p])};
       // One kernel per case, so that the node loop has no branch.
-      if (WithForces && !rigid_[p])
+      const int* offsets = cracks ? crack_fields_.offsets(p) : nullptr;
+      if (offsets) {
+        if (WithForces && !rigid_[p])
+          scatter_particle_across_cracks<WithForces, kContactData>(s, field_[p], F, offsets, targets, terms);
+        else
+          scatter_particle_across_cracks<false, kContactData>(s, field_[p], F, offsets, targets, terms);
+      } else if (WithForces && !rigid_[p]) {
         scatter_particle<WithForces, kContactData>(s, field_[p], F, targets, terms);
-      else
+      } else {
         scatter_particle<false, kContactData>(s, field_[p], F, targets, terms);
+      }
     });
   };
   if (nodes_.with_contact_data) scatter(std::true_type{});
@@ -271,7 +314,7 @@ template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::extrapolate_forces() {
   partition_.bin(grid_, particles_.position);
-  const int F = layout_.fields;
+  const int F = nodes_.fields;
   const Grid<Dim>& grid = grid_;
   const double half_width = half_width_;
   const Vec<Dim> gravity = gravity_;
@@ -282,6 +325,11 @@ void MpmSimulation<Dim>::extrapolate_forces() {
     const Vec<Dim> mg = particles_.mass[p] * gravity;
     const Mat<Dim> sigma_V = particles_.volume[p] * particles_.stress[p].template topLeftCorner<Dim, Dim>();
     const long f = field_[p];
+    if (const int* offsets = crack_offsets(p)) {
+      for (int k = 0; k < s.size; ++k)
+        nodes_.force[s.node[k] * F + f + offsets[k]] += s.weight[k] * mg - sigma_V * s.gradient[k];
+      return;
+    }
     for (int k = 0; k < s.size; ++k) nodes_.force[s.node[k] * F + f] += s.weight[k] * mg - sigma_V * s.gradient[k];
   });
 }
@@ -289,12 +337,12 @@ void MpmSimulation<Dim>::extrapolate_forces() {
 // p_I += f_I dt on deformable fields; rigid fields keep their imposed momentum.
 template <int Dim>
 void MpmSimulation<Dim>::update_nodal_momenta() {
-  const int F = layout_.fields;
+  const int F = nodes_.fields;
   const long n = static_cast<long>(nodes_.mass.size());
   const long nodes = n / F;
   const double dt = dt_;
   for (int f = 0; f < F; ++f) {
-    if (layout_.rigid_field[f]) continue;
+    if (rigid_entry_[f]) continue;
     Vec<Dim>* momentum = nodes_.momentum.data() + f;
     const Vec<Dim>* force = nodes_.force.data() + f;
 #pragma omp parallel for schedule(static)
@@ -304,15 +352,28 @@ void MpmSimulation<Dim>::update_nodal_momenta() {
 
 template <int Dim>
 void MpmSimulation<Dim>::impose_boundary_conditions() {
-  boundary_.impose(nodes_, layout_.rigid_field);
+  boundary_.impose(nodes_, rigid_entry_);
 }
 
 template <int Dim>
 void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record) {
-  if (layout_.fields < 2) return;
-  const bool regression = spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression;
-  apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, record ? &contact_ : nullptr,
-                              regression ? &around_ : nullptr);
+  if (layout_.fields >= 2) {
+    const bool regression = spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression && !cracked();
+    // Material contact inside each crack field: node n's crack field c is, to the multimaterial
+    // pass, a node of its own (index n C + c) with the layout's F material fields, the same flat
+    // entries n (C F) + c F + f. Logistic-regression normals need the particles around a real node:
+    // with cracks they fall back to their gradient start (docs/mpm-cracks.md).
+    const int crack_fields = nodes_.fields / layout_.fields;
+    nodes_.fields = layout_.fields;
+    nodes_.nodes *= crack_fields;
+    apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, record ? &contact_ : nullptr,
+                                regression ? &around_ : nullptr);
+    nodes_.nodes /= crack_fields;
+    nodes_.fields = layout_.fields * crack_fields;
+  }
+  if (cracked())
+    apply_crack_contact(nodes_, grid_, layout_.fields, layout_.rigid_field, cracks_, crack_fields_, spec_.mpm.contact,
+                        dt_, stage, record ? &crack_contact_ : nullptr);
 }
 
 // Grid to particles: v_p <- flip (v_p + sum S (v_I - v_I^extrapolated)) + (1 - flip) sum S v_I
@@ -320,10 +381,10 @@ void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record) {
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::update_particles() {
-  const int F = layout_.fields;
+  const int F = nodes_.fields;
   const double flip = spec_.mpm.flip;
   const long n = static_cast<long>(particles_.size());
-  const double tiny = 1e-14 * spec_.materials.front().density * grid_.cell_volume();
+  const double tiny = node_mass_floor();
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < n; ++p) {
     if (rigid_[p]) {
@@ -333,11 +394,12 @@ void MpmSimulation<Dim>::update_particles() {
     ScatterStencil<Dim, Shape> s;
     s.compute(grid_, particles_.position[p], half_width_);
     const int f = field_[p];
+    const int* offsets = crack_offsets(p);
     Vec<Dim> v_grid = Vec<Dim>::Zero();
     Vec<Dim> v_start = Vec<Dim>::Zero();
     Vec<Dim> dv = Vec<Dim>::Zero();
     for (int k = 0; k < s.size; ++k) {
-      const long i = s.node[k] * F + f;
+      const long i = s.node[k] * F + f + (offsets ? offsets[k] : 0);
       const double m = nodes_.mass[i];
       if (m <= tiny) continue;
       v_grid += (s.weight[k] / m) * nodes_.momentum[i];
@@ -357,7 +419,7 @@ void MpmSimulation<Dim>::update_particles() {
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::reextrapolate_momenta() {
-  const int F = layout_.fields;
+  const int F = nodes_.fields;
   const long entries = static_cast<long>(nodes_.momentum.size());
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < entries; ++i) nodes_.momentum[i].setZero();
@@ -369,6 +431,10 @@ void MpmSimulation<Dim>::reextrapolate_momenta() {
     s.compute(grid, particles_.position[p], half_width);
     const Vec<Dim> mv = particles_.mass[p] * particles_.velocity[p];
     const long f = field_[p];
+    if (const int* offsets = crack_offsets(p)) {
+      for (int k = 0; k < s.size; ++k) nodes_.momentum[s.node[k] * F + f + offsets[k]] += s.weight[k] * mv;
+      return;
+    }
     for (int k = 0; k < s.size; ++k) nodes_.momentum[s.node[k] * F + f] += s.weight[k] * mv;
   });
 }
@@ -399,9 +465,9 @@ void MpmSimulation<Dim>::sort_particles_by_cell() {
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::update_stress() {
-  const int F = layout_.fields;
+  const int F = nodes_.fields;
   const long n = static_cast<long>(particles_.size());
-  const double tiny = 1e-14 * spec_.materials.front().density * grid_.cell_volume();
+  const double tiny = node_mass_floor();
   const bool plane = Dim == 2;
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < n; ++p) {
@@ -409,9 +475,10 @@ void MpmSimulation<Dim>::update_stress() {
     ScatterStencil<Dim, Shape> s;
     s.compute(grid_, particles_.position[p], half_width_);
     const int f = field_[p];
+    const int* offsets = crack_offsets(p);
     Mat<Dim> L = Mat<Dim>::Zero();
     for (int k = 0; k < s.size; ++k) {
-      const long i = s.node[k] * F + f;
+      const long i = s.node[k] * F + f + (offsets ? offsets[k] : 0);
       const double m = nodes_.mass[i];
       if (m <= tiny) continue;
       L += (nodes_.momentum[i] / m) * s.gradient[k].transpose();
@@ -454,7 +521,43 @@ Vec3 MpmSimulation<Dim>::contact_force(int material_a, int material_b) const {
 }
 
 template <int Dim>
+Vec3 MpmSimulation<Dim>::crack_force(int crack) const {
+  if (crack < 0 || crack >= static_cast<int>(cracks_.size())) return Vec3::Zero();
+  return to_vec3<Dim>(Vec<Dim>(crack_contact_.impulse[crack] / dt_));
+}
+
+// Each crack as three polylines: its plane, the surface above and the surface below (cells 3c,
+// 3c + 1, 3c + 2 of the mesh; docs/mpm-cracks.md).
+template <int Dim>
+std::vector<SurfaceMesh> MpmSimulation<Dim>::surfaces() const {
+  if (!cracked()) return {};
+  SurfaceMesh mesh;
+  mesh.name = "cracks";
+  for (const Crack& crack : cracks_)
+    for (const std::vector<Vec2>* line : {&crack.plane, &crack.above, &crack.below}) {
+      std::vector<int> cell;
+      for (const Vec2& x : *line) {
+        cell.push_back(static_cast<int>(mesh.points.size()));
+        mesh.points.push_back(Vec3(x[0], x[1], 0.0));
+      }
+      mesh.cells.push_back(std::move(cell));
+    }
+  return {mesh};
+}
+
+template <int Dim>
 void MpmSimulation<Dim>::check_health() const {
+  for (std::size_t c = 0; c < cracks_.size(); ++c)
+    for (const std::vector<Vec2>* line : {&cracks_[c].above, &cracks_[c].below})
+      for (const Vec2& x : *line) {
+        bool inside = x.allFinite();
+        for (int d = 0; d < 2 && inside; ++d) inside = x[d] >= domain_lo_[d] && x[d] <= domain_hi_[d];
+        if (!inside)
+          throw SimulationError(steps_, time_,
+                                fmt::format("a surface of crack {} left the grid at ({:.6g}, {:.6g}) (enlarge "
+                                            "mpm.grid, or keep the crack inside the bodies)",
+                                            c, x[0], x[1]));
+      }
   // One cell of padding holds the stencil; past the deck's grid a particle is lost.
   for (std::size_t p = 0; p < particles_.size(); ++p) {
     const Vec<Dim>& x = particles_.position[p];
@@ -514,6 +617,16 @@ void MpmSimulation<Dim>::save_state(StateWriter& out) const {
   out.write_value("mpm.time", time_);
   out.write_value("mpm.steps", steps_);
   out.write_value("mpm.frictional_work", frictional_work_);
+  // Crack entries only with cracks, so that checkpoints of decks without them stay as they were.
+  for (std::size_t c = 0; c < cracks_.size(); ++c) {
+    out.write_array(fmt::format("mpm.crack{}.plane", c), cracks_[c].plane);
+    out.write_array(fmt::format("mpm.crack{}.above", c), cracks_[c].above);
+    out.write_array(fmt::format("mpm.crack{}.below", c), cracks_[c].below);
+  }
+  if (cracked()) {
+    out.write_array("mpm.crack_impulse", crack_contact_.impulse);
+    out.write_value("mpm.crack_frictional_work", crack_contact_.frictional_work);
+  }
 }
 
 template <int Dim>
@@ -542,6 +655,16 @@ void MpmSimulation<Dim>::restore_state(const StateReader& in) {
   in.read_value("mpm.time", time_);
   in.read_value("mpm.steps", steps_);
   in.read_value("mpm.frictional_work", frictional_work_);
+  for (std::size_t c = 0; c < cracks_.size(); ++c) {
+    in.read_array_of_size(fmt::format("mpm.crack{}.plane", c), cracks_[c].plane);
+    in.read_array_of_size(fmt::format("mpm.crack{}.above", c), cracks_[c].above);
+    in.read_array_of_size(fmt::format("mpm.crack{}.below", c), cracks_[c].below);
+    cracks_[c].update_box();
+  }
+  if (cracked()) {
+    in.read_array_of_size("mpm.crack_impulse", crack_contact_.impulse);
+    in.read_value("mpm.crack_frictional_work", crack_contact_.frictional_work);
+  }
   for (std::size_t p = 0; p < q.size(); ++p)
     if (q.body[p] < 0 || q.body[p] >= static_cast<int>(spec_.bodies.size()) || q.material[p] < 0 ||
         q.material[p] >= static_cast<int>(spec_.materials.size()) || field_[p] < 0 ||
