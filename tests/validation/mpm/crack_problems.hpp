@@ -20,6 +20,10 @@ struct CrackedBlock {
   ContactPositionMethod position = ContactPositionMethod::Displacement;
   double platen_speed = -0.005;                // m/s, the top platen (negative: compression)
   bool pull_by_boundary_conditions = false;    // tension: grid velocities on the top and bottom faces
+  bool platens = true;                         // else no platens (a load by gravity)
+  Vec3 gravity = Vec3::Zero();                 // m/s^2
+  double gravity_ramp = 0.0;                   // s
+  double hold_below = -1.0;                    // m: nodes with y below this are held still (if > 0)
   ShapeFunctionKind shape = ShapeFunctionKind::Linear;
 };
 
@@ -38,7 +42,7 @@ inline SimulationSpec cracked_block_spec(const CrackedBlock& o) {
     top.region = box_shape(2, Vec3(0, kBlockHi - 0.1 * h, 0), Vec3(1, kBlockHi + 0.1 * h, 0));
     top.velocity = {std::nullopt, o.platen_speed, std::nullopt};
     spec.boundary_conditions = {bottom, top};
-  } else {
+  } else if (o.platens) {
     for (const char* name : {"bottom", "top"}) {
       MaterialSpec platen = elastic_material(name, kBlockRho, kBlockE, kBlockNu);
       platen.model = MaterialModel::Rigid;
@@ -56,6 +60,14 @@ inline SimulationSpec cracked_block_spec(const CrackedBlock& o) {
       spec.mpm.contact.pairs.push_back(pair);
     }
   }
+  if (o.hold_below > 0.0) {
+    BoundaryConditionSpec hold;
+    hold.region = box_shape(2, Vec3(0, 0, 0), Vec3(1, o.hold_below, 0));
+    hold.velocity = {0.0, 0.0, std::nullopt};
+    spec.boundary_conditions.push_back(hold);
+  }
+  spec.gravity = o.gravity;
+  spec.gravity_ramp = o.gravity_ramp;
   spec.mpm.grid_min = Vec3(0, 0, 0);
   spec.mpm.grid_max = Vec3(0.040, 0.040, 0);
   spec.mpm.cell = Vec3::Constant(h);
