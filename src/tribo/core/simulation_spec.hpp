@@ -129,12 +129,13 @@ struct PdSpec {
   std::vector<Precrack> precracks;
 };
 
-enum class HistoryQuantity { Centroid, Velocity, ContactForce, Energy, Momentum, AngularMomentum };
+enum class HistoryQuantity { Centroid, Velocity, ContactForce, Energy, Momentum, AngularMomentum, CrackForce };
 
 struct HistorySpec {
   HistoryQuantity quantity = HistoryQuantity::Energy;
   std::string body;                      // centroid, velocity
   std::array<std::string, 2> materials;  // contact-force
+  int crack = -1;                        // crack-force: index into mpm.cracks
 };
 
 struct OutputSpec {

@@ -75,13 +75,14 @@ inline constexpr std::array<DeckName<PdSpec::PartialVolume>, 3> kPartialVolumeNa
     {PdSpec::PartialVolume::Pdlammps, "pdlammps"},
 }};
 
-inline constexpr std::array<DeckName<HistoryQuantity>, 6> kHistoryQuantityNames{{
+inline constexpr std::array<DeckName<HistoryQuantity>, 7> kHistoryQuantityNames{{
     {HistoryQuantity::Centroid, "centroid"},
     {HistoryQuantity::Velocity, "velocity"},
     {HistoryQuantity::ContactForce, "contact-force"},
     {HistoryQuantity::Energy, "energy"},
     {HistoryQuantity::Momentum, "momentum"},
     {HistoryQuantity::AngularMomentum, "angular-momentum"},
+    {HistoryQuantity::CrackForce, "crack-force"},
 }};
 
 // Particle fields that output.fields may name (the VTK writer's point data).

@@ -26,7 +26,7 @@ std::string check_known_name(const DeckNode& node, const SimulationSpec& spec, b
 }
 
 HistorySpec read_history(const DeckNode& node, const SimulationSpec& spec) {
-  const DeckMap map = node.map({"quantity", "body", "materials"});
+  const DeckMap map = node.map({"quantity", "body", "materials", "crack"});
   HistorySpec h;
   h.quantity = deck::read_choice(map.require("quantity"), kHistoryQuantityNames, "quantity");
   const std::string quantity(name_of(h.quantity, kHistoryQuantityNames));
@@ -37,6 +37,19 @@ HistorySpec read_history(const DeckNode& node, const SimulationSpec& spec) {
     body->fail(fmt::format("'body' is for quantity centroid or velocity, not {}", quantity));
   if (auto materials = map.get("materials"); materials && !per_pair)
     materials->fail(fmt::format("'materials' is for quantity contact-force, not {}", quantity));
+  const bool per_crack = h.quantity == HistoryQuantity::CrackForce;
+  if (auto crack = map.get("crack"); crack && !per_crack)
+    crack->fail(fmt::format("'crack' is for quantity crack-force, not {}", quantity));
+  if (per_crack) {
+    // An index into mpm.cracks (read before output: the deck reader reads the method section first).
+    const DeckNode crack = map.require("crack");
+    h.crack = crack.integer();
+    const int cracks = static_cast<int>(spec.mpm.cracks.size());
+    if (spec.method != Method::Mpm || h.crack < 0 || h.crack >= cracks)
+      crack.fail(cracks == 0 || spec.method != Method::Mpm
+                     ? fmt::format("crack {}: the deck has no mpm.cracks", h.crack)
+                     : fmt::format("crack {}: mpm.cracks has {} crack(s), indices 0 to {}", h.crack, cracks, cracks - 1));
+  }
   if (per_body) h.body = check_known_name(map.require("body"), spec, true, false);
   if (per_pair) {
     const DeckNode materials = map.require("materials");
@@ -76,7 +89,8 @@ OutputSpec read_output(const DeckNode& node, const SimulationSpec& spec) {
     for (const DeckNode& item : history->items()) {
       HistorySpec h = read_history(item, spec);
       for (const HistorySpec& seen : out.history)
-        if (seen.quantity == h.quantity && seen.body == h.body && seen.materials == h.materials)
+        if (seen.quantity == h.quantity && seen.body == h.body && seen.materials == h.materials &&
+            seen.crack == h.crack)
           item.fail("duplicate history entry (it would repeat the same columns)");
       out.history.push_back(h);
     }

@@ -266,6 +266,7 @@ void emit_output(YAML::Emitter& out, const OutputSpec& o) {
     if (h.quantity == HistoryQuantity::ContactForce)
       out << YAML::Key << "materials" << YAML::Value << YAML::Flow << YAML::BeginSeq
           << h.materials[0] << h.materials[1] << YAML::EndSeq;
+    if (h.quantity == HistoryQuantity::CrackForce) out << YAML::Key << "crack" << YAML::Value << h.crack;
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;

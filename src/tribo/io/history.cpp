@@ -68,6 +68,13 @@ HistoryRecorder<Dim>::HistoryRecorder(const std::vector<HistorySpec>& history,
         add_components(columns_, fmt::format("contact-force.{}.{}", h.materials[0], h.materials[1]),
                        Dim);
         break;
+      case HistoryQuantity::CrackForce:
+        e.kind = Kind::CrackForce;
+        e.crack = h.crack;
+        if (h.crack < 0 || h.crack >= static_cast<int>(spec.mpm.cracks.size()))
+          throw history_error(spec, i, "crack", fmt::format("no crack {} in mpm.cracks", h.crack));
+        add_components(columns_, fmt::format("crack-force.{}", h.crack), Dim);
+        break;
       case HistoryQuantity::Energy:
         e.kind = Kind::Energy;
         for (const char* part : {"kinetic", "strain", "potential", "frictional", "total"})
@@ -149,6 +156,11 @@ void HistoryRecorder<Dim>::sample(const Simulation<Dim>& sim, std::vector<double
       }
       case Kind::ContactForce: {
         const Vec3 f = sim.contact_force(e.material_a, e.material_b);
+        for (int d = 0; d < Dim; ++d) row[c++] = f[d];
+        break;
+      }
+      case Kind::CrackForce: {
+        const Vec3 f = sim.crack_force(e.crack);
         for (int d = 0; d < Dim; ++d) row[c++] = f[d];
         break;
       }

@@ -19,6 +19,8 @@ namespace tribo::io {
 //                                                material names, or body names (-> their material)
 //   energy          energy.kinetic, energy.strain, energy.potential, energy.frictional,
 //                   energy.total                 Simulation::energy()
+//   crack-force     crack-force.C.x ...          Simulation::crack_force(C): on the material above
+//                                                crack C (left of its polyline) from the material below
 //   momentum        momentum.x ...               sum m v over particles of non-rigid materials
 //   angular-momentum angular-momentum.z (2D) / .x .y .z (3D): sum x cross m v about the origin,
 //                                                non-rigid materials only
@@ -38,11 +40,12 @@ class HistoryRecorder {
   void sample(const Simulation<Dim>& sim, std::vector<double>& row) const;
 
  private:
-  enum class Kind { Centroid, Velocity, ContactForce, Energy, Momentum, AngularMomentum };
+  enum class Kind { Centroid, Velocity, ContactForce, Energy, Momentum, AngularMomentum, CrackForce };
   struct Entry {
     Kind kind;
     int body = -1;                         // centroid, velocity
     int material_a = -1, material_b = -1;  // contact-force
+    int crack = -1;                        // crack-force
   };
 
   std::vector<std::string> columns_;
