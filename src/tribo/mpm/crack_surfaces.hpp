@@ -47,8 +47,8 @@ void move_crack_surfaces(std::vector<Crack>& cracks, const CrackFields<Dim>& fie
           const int combination = crack_combination(c, side);
           ScatterStencil<Dim, Shape> s;
           s.compute(grid, x, half_width);
-          Vec2 sum = Vec2::Zero();
-          double weight = 0.0;
+          Vec2 momentum = Vec2::Zero();
+          double mass = 0.0;
           for (int k = 0; k < s.size; ++k) {
             if (!(s.weight[k] > 0.0)) continue;
             // The node is on this surface's side unless the line to it crosses the crack; then
@@ -65,12 +65,17 @@ void move_crack_surfaces(std::vector<Crack>& cracks, const CrackFields<Dim>& fie
               p += 0.5 * (nodes.momentum_start[base + f] + nodes.momentum[base + f]);
             }
             if (!(m > tiny)) continue;
-            sum += (s.weight[k] / m) * p;
-            weight += s.weight[k];
+            momentum += s.weight[k] * p;
+            mass += s.weight[k] * m;
           }
-          // Shape functions sum to 1 where the side's material fills the stencil; at its edges
-          // the nodes it reaches carry the interpolation alone.
-          velocity[2 * i + surface] = weight > 0.0 ? Vec2(sum / weight) : Vec2(Vec2::Constant(NAN));
+          // Mass-weighted: v = sum S p / sum S m. A surface particle sits on the crack, where the
+          // nodes across it hold only the little of its side's material that reaches them, whose
+          // velocity after the force update is poorly known (f / m of a small mass); weighting
+          // each node by S alone, as a material point would, let such a node move a surface at
+          // metres per second in a block pressed at centimetres per second (GIMP). Weighting by
+          // S m gives each node the share of the side's material it holds, and the exact
+          // velocity of a uniform motion.
+          velocity[2 * i + surface] = mass > 0.0 ? Vec2(momentum / mass) : Vec2(Vec2::Constant(NAN));
         }
         // A surface with no material around it (beyond a body's edge) moves with the other one.
         Vec2& above = velocity[2 * i];
