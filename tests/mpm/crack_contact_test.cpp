@@ -144,6 +144,31 @@ TEST(CrackContact, CoulombCapsTheTangentialChangeAtMuTimesTheNormalOne) {
   EXPECT_GT(record.frictional_work, 0.0);
 }
 
+TEST(CrackContact, StiffImperfectInterfaceBondsTheFacesEvenWhenTheySeparate) {
+  // Springs of 1e12 Pa/m on the node's contact area (sqrt(2 min(V) (V_a + V_b)) / h = 1 m^2) are
+  // too stiff for dt = 1 ms and the reduced mass 2/3 kg (D A dt^2 > (pi/2)^2 m_red), so the faces
+  // are bonded: both take the centre-of-mass velocity ((1, -2) + (0, 1)) / 3 = (1/3, -1/3), though
+  // they separate (no contact detection for this law).
+  CrackNode node(Vec2(0.5, -1.0), Vec2(0.0, 1.0));
+  ContactLawSpec springs{ContactLaw::ImperfectInterface};
+  springs.normal_stiffness = springs.tangential_stiffness = 1e12;
+  node.contact(springs, nullptr);
+  EXPECT_NEAR(node.momentum(0)[0], 2.0 / 3.0, 1e-14);
+  EXPECT_NEAR(node.momentum(0)[1], -2.0 / 3.0, 1e-14);
+  EXPECT_NEAR(node.momentum(1)[0], 1.0 / 3.0, 1e-14);
+  EXPECT_NEAR(node.momentum(1)[1], -1.0 / 3.0, 1e-14);
+}
+
+TEST(CrackContact, StickBondsApproachingFacesInBothDirections) {
+  // Stick while in contact: the centre-of-mass velocity ((1, 2) + (-1, -1)) / 3 = (0, 1/3).
+  CrackNode node(Vec2(0.5, 1.0), Vec2(-1.0, -1.0));
+  node.contact(ContactLawSpec{ContactLaw::Stick}, nullptr);
+  EXPECT_NEAR(node.momentum(0)[0], 0.0, 1e-14);
+  EXPECT_NEAR(node.momentum(0)[1], 2.0 / 3.0, 1e-14);
+  EXPECT_NEAR(node.momentum(1)[0], 0.0, 1e-14);
+  EXPECT_NEAR(node.momentum(1)[1], 1.0 / 3.0, 1e-14);
+}
+
 TEST(CrackContact, SharesTheChangeAmongTheMaterialsOfACrackField) {
   // Two material fields (F = 2) in the crack field below: 1 kg each at (0, 1) and (0, 0.5); the
   // field above 1 kg at (0, -1). Lumped below: 2 kg at (0, 0.75); common normal velocity
