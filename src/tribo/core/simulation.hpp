@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "tribo/core/particles.hpp"
@@ -30,6 +31,8 @@ struct SurfaceMesh {
   std::string name;            // file stem, e.g. "cracks"
   std::vector<Vec3> points;
   std::vector<std::vector<int>> cells;  // each a polyline/triangle (point indices)
+  // Optional Int32 cell data, one value per cell in each array (MPM cracks: "crack", "surface").
+  std::vector<std::pair<std::string, std::vector<int>>> cell_data;
 };
 
 // Checkpoints (docs/reliability.md): a solver writes its state as named entries of plain bytes and

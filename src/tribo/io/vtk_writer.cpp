@@ -49,7 +49,7 @@ class VtuBuilder {
  public:
   VtuBuilder(std::size_t points, std::size_t cells) : points_(points), cells_(cells) {}
 
-  std::vector<AppendedArray> field_data, point_data, cells;
+  std::vector<AppendedArray> field_data, point_data, cell_data, cells;
   AppendedArray point_coordinates;
 
   std::string build() const {
@@ -75,7 +75,13 @@ class VtuBuilder {
                    "    <Piece NumberOfPoints=\"{}\" NumberOfCells=\"{}\">\n", points_, cells_);
     xml += "      <PointData>\n";
     for (const auto& a : point_data) declare("        ", a);
-    xml += "      </PointData>\n      <Points>\n";
+    xml += "      </PointData>\n";
+    if (!cell_data.empty()) {
+      xml += "      <CellData>\n";
+      for (const auto& a : cell_data) declare("        ", a);
+      xml += "      </CellData>\n";
+    }
+    xml += "      <Points>\n";
     declare("        ", point_coordinates);
     xml += "      </Points>\n      <Cells>\n";
     for (const auto& a : cells) declare("        ", a);
@@ -97,6 +103,7 @@ class VtuBuilder {
     };
     for (const auto& a : field_data) append(a);
     for (const auto& a : point_data) append(a);
+    for (const auto& a : cell_data) append(a);
     append(point_coordinates);
     for (const auto& a : cells) append(a);
     std::memcpy(p, footer.data(), footer.size());
@@ -268,8 +275,16 @@ void write_surface_mesh(const std::filesystem::path& file, const SurfaceMesh& me
                         mesh.points.size()));
     connectivity += cell.size();
   }
+  for (const auto& [name, values] : mesh.cell_data)
+    if (values.size() != mesh.cells.size())
+      throw std::invalid_argument(fmt::format("surface mesh '{}': cell data '{}' has {} values for {} cells",
+                                              mesh.name, name, values.size(), mesh.cells.size()));
   const auto& cells = mesh.cells;
   VtuBuilder b(mesh.points.size(), cells.size());
+  for (const auto& [name, values] : mesh.cell_data)
+    b.cell_data.push_back(data_array(name, "Int32", 1, values.size() * sizeof(std::int32_t), [&values](char* p) {
+      for (int v : values) put<std::int32_t>(p, v);
+    }));
   b.point_coordinates = vector_array<3>("Points", mesh.points);
   b.cells.push_back(data_array("connectivity", "Int64", 1, connectivity * sizeof(std::int64_t),
                                [&cells](char* p) {

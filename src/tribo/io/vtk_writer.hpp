@@ -28,8 +28,9 @@ void write_particle_frame(const std::filesystem::path& file, const Particles<Dim
                           const std::vector<std::string>& material_names = {});
 
 // Segments and triangles (cracks, PD contact pairs): a cell of 1 point is a VTK_VERTEX, of 3 a
-// VTK_TRIANGLE, of 2 or 4+ a VTK_POLY_LINE. Throws std::invalid_argument for an empty cell or a
-// point index out of range.
+// VTK_TRIANGLE, of 2 or 4+ a VTK_POLY_LINE; mesh.cell_data as Int32 CellData arrays. Throws
+// std::invalid_argument for an empty cell, a point index out of range, or cell data of the wrong
+// length.
 void write_surface_mesh(const std::filesystem::path& file, const SurfaceMesh& mesh);
 
 }  // namespace tribo::io

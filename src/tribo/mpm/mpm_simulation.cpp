@@ -527,14 +527,19 @@ Vec3 MpmSimulation<Dim>::crack_force(int crack) const {
 }
 
 // Each crack as three polylines: its plane, the surface above and the surface below (cells 3c,
-// 3c + 1, 3c + 2 of the mesh; docs/mpm-cracks.md).
+// 3c + 1, 3c + 2 of the mesh, cell data "crack" = c and "surface" = 0, 1, 2; docs/mpm-cracks.md).
 template <int Dim>
 std::vector<SurfaceMesh> MpmSimulation<Dim>::surfaces() const {
   if (!cracked()) return {};
   SurfaceMesh mesh;
   mesh.name = "cracks";
-  for (const Crack& crack : cracks_)
+  mesh.cell_data = {{"crack", {}}, {"surface", {}}};
+  for (std::size_t c = 0; c < cracks_.size(); ++c) {
+    const Crack& crack = cracks_[c];
+    int surface = 0;
     for (const std::vector<Vec2>* line : {&crack.plane, &crack.above, &crack.below}) {
+      mesh.cell_data[0].second.push_back(static_cast<int>(c));
+      mesh.cell_data[1].second.push_back(surface++);
       std::vector<int> cell;
       for (const Vec2& x : *line) {
         cell.push_back(static_cast<int>(mesh.points.size()));
@@ -542,6 +547,7 @@ std::vector<SurfaceMesh> MpmSimulation<Dim>::surfaces() const {
       }
       mesh.cells.push_back(std::move(cell));
     }
+  }
   return {mesh};
 }
 

@@ -65,7 +65,8 @@ TEST(CrackDecks, EveryFrameHasACrackSurfaceFileThatVtkReads) {
   EXPECT_EQ(cracks, particles);  // one crack file per frame, at the frame's time
   if (std::system("/usr/bin/python3 -c 'import vtkmodules.vtkIOXML' > /dev/null 2>&1") != 0)
     GTEST_SKIP() << "python3-vtk9 is not installed under /usr/bin/python3";
-  // The last crack file: three poly lines (plane, above, below) of the same length, and the
+  // The last crack file: three poly lines (plane, above, below: cell data crack 0 and surface
+  // 0, 1, 2) of the same length, and the
   // surfaces apart by the top face's travel (0.02 m/s for 5 ms = 0.1 mm) within 10% at the crack
   // particles inside the block (x in [11, 29] mm), as crack_block_test.cpp measures in memory.
   const fs::path last = r.dir / entries.back().file;
@@ -75,6 +76,8 @@ TEST(CrackDecks, EveryFrameHasACrackSurfaceFileThatVtkReads) {
       "g = r.GetOutput(); ok = g.GetNumberOfCells() == 3 and all(g.GetCellType(i) == 4 for i in range(3)); "
       "c = [[g.GetCell(i).GetPointId(j) for j in range(g.GetCell(i).GetNumberOfPoints())] for i in range(3)]; "
       "n = len(c[0]); ok = ok and all(len(x) == n for x in c); "
+      "d = g.GetCellData(); ok = ok and [d.GetArray(a).GetValue(i) for a in (\"crack\", \"surface\") "
+      "for i in range(3)] == [0, 0, 0, 0, 1, 2]; "
       "p = lambda k, j: g.GetPoint(c[k][j]); "
       "o = [p(1, j)[1] - p(2, j)[1] for j in range(n) if 0.011 <= p(0, j)[0] <= 0.029]; "
       "sys.exit(0 if ok and o and min(o) > 0.9e-4 and max(o) < 1.1e-4 else 1)' " +
