@@ -16,6 +16,7 @@ constexpr double kBlockE = 1.0e7, kBlockNu = 0.3, kBlockRho = 1000.0;
 struct CrackedBlock {
   bool with_crack = true;
   std::vector<Vec3> crack;                     // polyline
+  std::vector<Vec3> second_crack;              // a second crack (same law) when not empty
   ContactLawSpec crack_law{ContactLaw::Frictionless};
   ContactPositionMethod position = ContactPositionMethod::Displacement;
   double platen_speed = -0.005;                // m/s, the top platen (negative: compression)
@@ -79,6 +80,10 @@ inline SimulationSpec cracked_block_spec(const CrackedBlock& o) {
     crack.points = o.crack;
     crack.law = o.crack_law;
     spec.mpm.cracks.push_back(crack);
+    if (!o.second_crack.empty()) {
+      crack.points = o.second_crack;
+      spec.mpm.cracks.push_back(crack);
+    }
   }
   return spec;
 }
