@@ -77,6 +77,22 @@ TEST(CoulombFriction, SlidingNeverTransmitsMoreThanTheTrialLoad) {
   }
 }
 
+TEST(CoulombFriction, SlipWeakeningIsLinearFromStaticToKineticOverTheDistance) {
+  // mu(s) = mu_s - (mu_s - mu_k) min(s / D_c, 1) (Ida 1972; Palmer and Rice 1973), both limits.
+  const CoulombFriction law = CoulombFriction::from_coefficients(0.2, 0.7, 0.0);
+  const double dc = 1e-4;
+  EXPECT_NEAR(law.after_slip(0.0, dc).static_coefficient, 0.7, kRoundOff);
+  EXPECT_NEAR(law.after_slip(0.25e-4, dc).static_coefficient, 0.575, kRoundOff);
+  EXPECT_NEAR(law.after_slip(0.25e-4, dc).kinetic, 0.575, kRoundOff);
+  EXPECT_NEAR(law.after_slip(1e-4, dc).static_coefficient, 0.2, kRoundOff);
+  EXPECT_NEAR(law.after_slip(1.0, dc).kinetic, 0.2, kRoundOff);
+  // D_c = 0 is the sharp law; equal coefficients have nothing to weaken.
+  EXPECT_DOUBLE_EQ(law.after_slip(0.0, 0.0).static_coefficient, 0.7);
+  EXPECT_DOUBLE_EQ(law.after_slip(0.0, 0.0).kinetic, 0.2);
+  const CoulombFriction flat = CoulombFriction::from_coefficients(0.3, 0.3, 0.0);
+  EXPECT_DOUBLE_EQ(flat.after_slip(0.5e-4, dc).kinetic, 0.3);
+}
+
 TEST(CoulombFriction, FromSpecReadsTheDeckPair) {
   ContactLawSpec spec;
   spec.law = ContactLaw::Coulomb;

@@ -49,6 +49,9 @@ struct StandardNode {
   PairContactResult<2> resolve(const ContactLawSpec& l, ContactStage stage = ContactStage::AfterExtrapolation) const {
     return resolve_contact_pair<2>(a, b, n, l, detection(), kCell2, stage);
   }
+  PairContactResult<2> resolve_after_slip(const ContactLawSpec& l, double slip) const {
+    return resolve_contact_pair<2>(a, b, n, l, detection(), kCell2, ContactStage::AfterExtrapolation, slip);
+  }
 };
 
 template <int Dim>
@@ -120,6 +123,54 @@ TEST(CoulombContact, StaticFrictionHoldsBetweenTheKineticAndTheStaticThreshold) 
   // mu_s = 0.24 (static limit 0.32 < 1/3): slides, and at the kinetic limit.
   const PairContactResult<2> slid = node.resolve(law(ContactLaw::Coulomb, 0.2, 0.24));
   EXPECT_NEAR(slid.momentum_change_a.y(), -4.0 / 15.0, kRoundOff);
+}
+
+// Slip-weakening (Ida 1972; Palmer and Rice 1973): mu(slip) = mu_s - (mu_s - mu_k) min(slip/D_c, 1).
+// Standard node: N dt = 4/3, s_t = 1/3 (ratio 0.25); mu_k = 0.1, mu_s = 0.3, D_c = 1 mm.
+ContactLawSpec weakening_law() {
+  ContactLawSpec l = law(ContactLaw::Coulomb, 0.1, 0.3);
+  l.slip_weakening_distance = 1e-3;
+  return l;
+}
+
+TEST(SlipWeakening, ANodeThatHasNotSlippedSticksUpToTheStaticLimit) {
+  const StandardNode node;
+  const PairContactResult<2> r = node.resolve_after_slip(weakening_law(), 0.0);
+  EXPECT_TRUE(r.sticking);
+  EXPECT_NEAR(r.momentum_change_a.y(), -1.0 / 3.0, kRoundOff);
+}
+
+TEST(SlipWeakening, TheLimitFallsLinearlyToTheKineticOneOverTheDistance) {
+  const StandardNode node;
+  // Slip 0.3 mm: mu = 0.3 - 0.2 * 0.3 = 0.24, limit 0.24 * 4/3 = 0.32 < 1/3: slides at 0.32
+  // (not at mu_k: the strength reached so far), and keeps the normal change.
+  const PairContactResult<2> part = node.resolve_after_slip(weakening_law(), 0.3e-3);
+  EXPECT_FALSE(part.sticking);
+  EXPECT_NEAR(part.momentum_change_a.y(), -0.32, kRoundOff);
+  EXPECT_NEAR(part.momentum_change_a.x(), -4.0 / 3.0, kRoundOff);
+  // Past D_c: mu_k, limit 0.1 * 4/3.
+  const PairContactResult<2> full = node.resolve_after_slip(weakening_law(), 5e-3);
+  EXPECT_NEAR(full.momentum_change_a.y(), -0.4 / 3.0, kRoundOff);
+}
+
+TEST(SlipWeakening, WithoutASlipHistoryOrWithZeroDistanceTheDropIsSharp) {
+  // Static ratio 0.3 >= 0.25: both stick. Make the trial exceed mu_s (mu_s = 0.2 < 0.25): the
+  // sharp law slides at mu_k N dt = 0.4/3 even when the node has not slipped yet.
+  const StandardNode node;
+  ContactLawSpec l = law(ContactLaw::Coulomb, 0.1, 0.2);
+  EXPECT_NEAR(node.resolve(l).momentum_change_a.y(), -0.4 / 3.0, kRoundOff);
+  l.slip_weakening_distance = 0.0;
+  EXPECT_NEAR(node.resolve_after_slip(l, 0.0).momentum_change_a.y(), -0.4 / 3.0, kRoundOff);
+  // With weakening the first slip is at mu_s: 0.2 * 4/3.
+  l.slip_weakening_distance = 1e-3;
+  EXPECT_NEAR(node.resolve_after_slip(l, 0.0).momentum_change_a.y(), -0.8 / 3.0, kRoundOff);
+}
+
+TEST(SlipWeakening, TheDefaultDistanceIsOnePercentOfTheSmallestCell) {
+  ContactLawSpec l = law(ContactLaw::Coulomb, 0.1, 0.3);
+  EXPECT_DOUBLE_EQ(slip_weakening_distance<2>(l, Vec2(0.004, 0.002)), 2e-5);
+  l.slip_weakening_distance = 0.0;
+  EXPECT_DOUBLE_EQ(slip_weakening_distance<2>(l, Vec2(0.004, 0.002)), 0.0);
 }
 
 TEST(CoulombContact, AdhesionAddsAAcDtToTheTangentialLimit) {

@@ -35,6 +35,15 @@ TangentialResponse CoulombFriction::resolve(double normal, double trial_tangenti
   return {kinetic_limit(normal, area), false};
 }
 
+CoulombFriction CoulombFriction::after_slip(double slip, double weakening_distance) const {
+  if (!(weakening_distance > 0.0) || static_coefficient <= kinetic) return *this;
+  const double fraction = std::min(std::max(slip, 0.0) / weakening_distance, 1.0);
+  CoulombFriction weakened = *this;
+  weakened.static_coefficient = static_coefficient - (static_coefficient - kinetic) * fraction;
+  weakened.kinetic = weakened.static_coefficient;  // the strength reached so far, in stick and in slide
+  return weakened;
+}
+
 double CoulombFriction::regularized_force(double normal, double area, double slip_speed,
                                           double regularization_velocity) const {
   const double speed = std::abs(slip_speed);

@@ -44,6 +44,14 @@ struct CoulombFriction {
   // the relative tangential motion.
   TangentialResponse resolve(double normal, double trial_tangential, double area) const;
 
+  // Linear slip-weakening (Ida 1972, J. Geophys. Res. 77:3796; Palmer and Rice 1973, Proc. R.
+  // Soc. A 332:527): after a slip `slip` since the interface last stuck, both limits are
+  // mu(slip) = mu_s - (mu_s - mu_k) min(slip / D_c, 1), D_c = `weakening_distance`. A sharp drop
+  // (D_c = 0) gives zero fracture energy to the stick-slip front, so a slip that starts at one
+  // over-stressed node runs across the whole interface; D_c > 0 gives it the energy
+  // (mu_s - mu_k) N D_c / 2 per unit area. D_c <= 0, or mu_s = mu_k, returns the law unchanged.
+  CoulombFriction after_slip(double slip, double weakening_distance) const;
+
   // Force form with a viscous regularisation for explicit PD (no trial stick force is known):
   // F = (mu_k N + A Ac) min(|v_slip| / v_reg, 1); v_reg = 0 gives the sharp Coulomb law
   // (full kinetic force at any non-zero slip speed, none at zero).

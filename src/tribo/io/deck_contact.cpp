@@ -49,7 +49,7 @@ ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
   spec.law = choice(map, "law", kContactLawNames, "contact law", default_law);
   const bool law_given = map.has("law");
   if (spec.law != ContactLaw::Coulomb)
-    for (std::string_view key : {"friction", "static_friction", "adhesion"})
+    for (std::string_view key : {"friction", "static_friction", "slip_weakening_distance", "adhesion"})
       reject_unused(map, key, spec.law, law_given, owner, "coulomb");
   if (spec.law != ContactLaw::ImperfectInterface)
     for (std::string_view key : {"normal_stiffness", "tangential_stiffness"})
@@ -62,6 +62,13 @@ ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
         ->fail(fmt::format("static_friction ({}) must be >= friction ({}): static friction is "
                            "never below kinetic friction",
                            *spec.static_friction, spec.friction));
+  if (map.has("slip_weakening_distance")) {
+    spec.slip_weakening_distance = non_negative(map, "slip_weakening_distance", 0.0);
+    if (!spec.static_friction || *spec.static_friction == spec.friction)
+      map.get("slip_weakening_distance")
+          ->fail("'slip_weakening_distance' needs a static_friction above friction: it is the slip "
+                 "over which the static coefficient falls to the kinetic one");
+  }
   spec.adhesion = non_negative(map, "adhesion", 0.0);
   spec.normal_stiffness = non_negative(map, "normal_stiffness", 0.0);
   spec.tangential_stiffness = non_negative(map, "tangential_stiffness", 0.0);

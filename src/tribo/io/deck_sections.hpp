@@ -72,7 +72,8 @@ Shape read_shape(const DeckNode& node, int dimension, ShapeUse use);
 // The law keys every contact entry shares (law, friction, static_friction, adhesion,
 // normal_stiffness, tangential_stiffness); `owner` says whose default `default_law` is.
 inline const std::vector<std::string_view> kContactLawKeys{
-    "law", "friction", "static_friction", "adhesion", "normal_stiffness", "tangential_stiffness"};
+    "law",      "friction",         "static_friction",     "slip_weakening_distance",
+    "adhesion", "normal_stiffness", "tangential_stiffness"};
 ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
                                 std::string_view owner);
 // Degrees to the unit vector (sin p cos a, sin p sin a, cos p), exact at multiples of 90 degrees.

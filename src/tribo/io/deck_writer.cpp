@@ -66,6 +66,8 @@ void emit_law(YAML::Emitter& out, const ContactLawSpec& law) {
     out << YAML::Key << "friction" << YAML::Value << number(law.friction);
     if (law.static_friction)
       out << YAML::Key << "static_friction" << YAML::Value << number(*law.static_friction);
+    if (law.slip_weakening_distance)
+      out << YAML::Key << "slip_weakening_distance" << YAML::Value << number(*law.slip_weakening_distance);
     out << YAML::Key << "adhesion" << YAML::Value << number(law.adhesion);
   }
   if (law.law == ContactLaw::ImperfectInterface) {

@@ -57,7 +57,7 @@ template <int Dim>
 PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const ContactField<Dim>& b,
                                             const Vec<Dim>& normal, const ContactLawSpec& law,
                                             const MpmContactSpec& detection, const NodeContext<Dim>& context,
-                                            ContactStage stage) {
+                                            ContactStage stage, std::optional<double> slip_since_stick) {
   PairContactResult<Dim> result;
   const double length = normal.norm();
   if (!(length > 0.0) || !std::isfinite(length)) return result;  // no normal: NairnMPM skips the node
@@ -85,7 +85,9 @@ PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const Co
         break;
       case ContactLaw::Coulomb:
       default: {
-        const contact::CoulombFriction friction = contact::CoulombFriction::from_spec(law);
+        contact::CoulombFriction friction = contact::CoulombFriction::from_spec(law);
+        if (slip_since_stick)
+          friction = friction.after_slip(*slip_since_stick, slip_weakening_distance<Dim>(law, context.cell_size));
         if (friction.frictionless()) {
           outcome = contact::frictionless_impulse<Dim>(split, n);
           break;
@@ -112,9 +114,11 @@ PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const Co
 
 template PairContactResult<2> resolve_contact_pair<2>(const ContactField<2>&, const ContactField<2>&, const Vec<2>&,
                                                       const ContactLawSpec&, const MpmContactSpec&,
-                                                      const NodeContext<2>&, ContactStage);
+                                                      const NodeContext<2>&, ContactStage,
+                                                      std::optional<double>);
 template PairContactResult<3> resolve_contact_pair<3>(const ContactField<3>&, const ContactField<3>&, const Vec<3>&,
                                                       const ContactLawSpec&, const MpmContactSpec&,
-                                                      const NodeContext<3>&, ContactStage);
+                                                      const NodeContext<3>&, ContactStage,
+                                                      std::optional<double>);
 
 }  // namespace tribo::mpm

@@ -2,6 +2,8 @@
 // Contact of two velocity fields at one node: detection (contact_detection.hpp), then the contact
 // law of the pair in impulse form (contact/contact_impulse.hpp, contact/interface_springs.hpp),
 // then equal and opposite momentum changes. A node's fields in, momentum changes out.
+#include <optional>
+
 #include "tribo/core/simulation_spec.hpp"
 #include "tribo/core/types.hpp"
 #include "tribo/mpm/contact_detection.hpp"
@@ -24,12 +26,26 @@ struct PairContactResult {
 // deformable field without mass give no contact. The law:
 //   Frictionless        dp = dotn n
 //   Stick               dp = s (the stick change) while in contact; separation is free
-//   Coulomb             static/kinetic Coulomb with the adhesion term A Ac dt in the tangential limit
+//   Coulomb             static/kinetic Coulomb with the adhesion term A Ac dt in the tangential limit;
+//                       with `slip_since_stick` (m, the node's slip since it last stuck) and
+//                       mu_s > mu_k, the coefficient weakens linearly from mu_s to mu_k over the
+//                       law's slip_weakening_distance (CoulombFriction::after_slip); without it the
+//                       drop is sharp (stick below mu_s N, slide at mu_k N)
 //   ImperfectInterface  springs D_n, D_t on the opening u_b - u_a (no contact detection but Vmin)
 template <int Dim>
 PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const ContactField<Dim>& b,
                                             const Vec<Dim>& normal, const ContactLawSpec& law,
                                             const MpmContactSpec& detection, const NodeContext<Dim>& context,
-                                            ContactStage stage);
+                                            ContactStage stage,
+                                            std::optional<double> slip_since_stick = std::nullopt);
+
+// D_c of a Coulomb law: its slip_weakening_distance, or 0.01 of the smallest cell size when the
+// deck gives none (docs/mpm-contact.md, "Static friction": large enough that a slip at one
+// over-stressed node does not run across a held interface, small enough that a block that must
+// slide starts to within a few percent as with a sharp drop).
+template <int Dim>
+double slip_weakening_distance(const ContactLawSpec& law, const Vec<Dim>& cell_size) {
+  return law.slip_weakening_distance.value_or(0.01 * cell_size.minCoeff());
+}
 
 }  // namespace tribo::mpm

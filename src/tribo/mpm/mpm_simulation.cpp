@@ -136,6 +136,7 @@ class MpmSimulation final : public Simulation<Dim> {
   std::vector<ElasticConstants> elastic_;      // per material
   GridBoundaryConditions<Dim> boundary_;
   ContactAccumulator<Dim> contact_;
+  SlipHistory slip_history_;  // slip-weakening state of static friction, per node entry
   NodeParticles<Dim> around_;  // particles near contact nodes (logistic-regression normals only)
   // Explicit cracks (docs/mpm-cracks.md): with cracks every node holds kCrackFields crack fields
   // of layout_.fields material fields each, flat index node * (4 F) + c F + f; without, one.
@@ -194,6 +195,7 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
   sorter_.allocate(grid_, n);
   boundary_ = GridBoundaryConditions<Dim>::from(spec_, grid_);
   contact_.resize(layout_.fields);
+  if (layout_.fields > 1) slip_history_.slip.assign(nodes_.mass.size(), 0.0);  // every node entry
 
   if (spec_.time.dt) {
     dt_ = *spec_.time.dt;
@@ -367,7 +369,7 @@ void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record) {
     nodes_.fields = layout_.fields;
     nodes_.nodes *= crack_fields;
     apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, record ? &contact_ : nullptr,
-                                regression ? &around_ : nullptr);
+                                regression ? &around_ : nullptr, &slip_history_);
     nodes_.nodes /= crack_fields;
     nodes_.fields = layout_.fields * crack_fields;
   }
@@ -594,8 +596,9 @@ void MpmSimulation<Dim>::check_health() const {
 // Checkpoints: every per-particle array in its current (sorted) order, so that the next sort
 // (steps_ % kSortInterval) and every nodal sum see the particles in the same order as the run that
 // was saved; the step count, time, dt, the gravity of the last step (energy()), the frictional work
-// and the contact impulses of the last step (contact_force()). The nodal arrays are cleared and
-// rebuilt every step, the scatter partition and sort buffers every time they are used: not state.
+// and the contact impulses of the last step (contact_force()), and the slip history of static
+// friction (per node: it outlives the step). The other nodal arrays are cleared and rebuilt every
+// step, the scatter partition and sort buffers every time they are used: not state.
 template <int Dim>
 void MpmSimulation<Dim>::save_state(StateWriter& out) const {
   static_assert(sizeof(Particles<Dim>) == 10 * sizeof(std::vector<int>),
@@ -617,6 +620,7 @@ void MpmSimulation<Dim>::save_state(StateWriter& out) const {
   out.write_array("mpm.field", field_);
   out.write_array("mpm.rigid", rigid_);
   out.write_array("mpm.contact_impulse", contact_.pair_impulse);
+  out.write_array("mpm.contact_slip", slip_history_.slip);
   out.write_value("mpm.contact_frictional_work", contact_.frictional_work);
   out.write_value("mpm.gravity", gravity_);
   out.write_value("mpm.dt", dt_);
@@ -655,6 +659,7 @@ void MpmSimulation<Dim>::restore_state(const StateReader& in) {
   in.read_array_of_size("mpm.field", field_);
   in.read_array_of_size("mpm.rigid", rigid_);
   in.read_array_of_size("mpm.contact_impulse", contact_.pair_impulse);
+  in.read_array_of_size("mpm.contact_slip", slip_history_.slip);
   in.read_value("mpm.contact_frictional_work", contact_.frictional_work);
   in.read_value("mpm.gravity", gravity_);
   in.read_value("mpm.dt", dt_);

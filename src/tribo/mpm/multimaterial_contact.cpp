@@ -1,5 +1,6 @@
 #include "tribo/mpm/multimaterial_contact.hpp"
 
+#include <optional>
 
 #include "tribo/mpm/contact_normal.hpp"
 
@@ -92,17 +93,42 @@ double slip_work(const PairContactResult<Dim>& r) {
   return r.sticking ? 0.0 : r.frictional_work;
 }
 
+// The slip-weakening state after the momentum update: the relative tangential velocity the law
+// left (v_b - v_a after the changes) times dt is this step's slip; a stuck node heals. A node that
+// fails the approach or position check for a step keeps its state: under a sliding body the normal
+// relative velocity flickers around zero, and healing there would restore mu_s at random nodes.
+// Only a node where the two fields no longer meet heals without sticking (the caller).
+template <int Dim>
+void advance_slip(double& slip, const PairContactResult<Dim>& r, const ContactField<Dim>& a,
+                  const ContactField<Dim>& b, double dt) {
+  if (!r.in_contact) return;
+  if (r.sticking) {
+    slip = 0.0;
+    return;
+  }
+  const Vec<Dim> va = (a.momentum + r.momentum_change_a) / a.mass;
+  const Vec<Dim> vb = (b.momentum + r.momentum_change_b) / b.mass;
+  Vec<Dim> relative = vb - va;
+  relative -= relative.dot(r.normal) * r.normal;
+  slip += relative.norm() * dt;
+}
+
 }  // namespace
 
 template <int Dim>
 void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, const FieldLayout& layout,
                                  const MpmContactSpec& settings, double dt, ContactStage stage,
-                                 ContactAccumulator<Dim>* accumulator, const NodeParticles<Dim>* around) {
+                                 ContactAccumulator<Dim>* accumulator, const NodeParticles<Dim>* around,
+                                 SlipHistory* history) {
   const int F = nodes.fields;
   constexpr int kMaxFields = 16;
   const NodeContext<Dim> context{grid.cell, grid.cell_volume(), dt};
   const Vec<Dim> specified = settings.specified_normal.template head<Dim>().normalized();
   const bool record = accumulator != nullptr;
+  // The slip state is read in every pass and advanced once a step, after the momentum update.
+  double* slip = history != nullptr ? history->slip.data() : nullptr;
+  const bool advance = slip != nullptr && stage == ContactStage::AfterMomentumUpdate;
+  auto slip_of = [&](long entry) { return slip != nullptr ? std::optional<double>(slip[entry]) : std::nullopt; };
   // A field with less mass than this is numerical dust at the edge of a body's support.
   double heaviest_node = 0.0;
   const long entries = static_cast<long>(nodes.mass.size());
@@ -121,7 +147,11 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
     // so the compiler keeps it to a few instructions a field).
     int present = 0;
     for (int f = 0; f < F; ++f) present += mass[base + f] > dust;
-    if (present < 2) continue;
+    if (present < 2) {
+      if (advance)
+        for (int f = 0; f < F; ++f) slip[base + f] = 0.0;  // no partner: nothing slides
+      continue;
+    }
     int count = 0;
     for (int f = 0; f < F && count < kMaxFields; ++f)
       if (mass[base + f] > dust) active[count++] = f;
@@ -136,8 +166,12 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       const ContactField<Dim> fa = field_at(nodes, base + a, false);
       const ContactField<Dim> fb = field_at(nodes, base + b, layout.rigid_field[b]);
       const Vec<Dim> normal = node_normal(settings.normals, fa, fb, gradient_sum, specified, around, n, a, labels);
-      const PairContactResult<Dim> r =
-          resolve_contact_pair<Dim>(fa, fb, normal, layout.law(a, b), settings, context, stage);
+      const PairContactResult<Dim> r = resolve_contact_pair<Dim>(fa, fb, normal, layout.law(a, b), settings,
+                                                                 context, stage, slip_of(base + a));
+      if (advance) {
+        advance_slip(slip[base + a], r, fa, fb, dt);
+        slip[base + b] = 0.0;  // the pair's state lives with a
+      }
       if (!r.in_contact) continue;
       nodes.momentum[base + a] += r.momentum_change_a;
       nodes.momentum[base + b] += r.momentum_change_b;  // zero for a rigid b: its motion is imposed
@@ -161,8 +195,14 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       const ContactField<Dim> fa = field_at(nodes, base + a, false);
       const ContactField<Dim> fo = others_lumped(nodes, base, active, count, a, layout, dominant);
       const Vec<Dim> normal = node_normal(settings.normals, fa, fo, gradient_sum, specified, around, n, a, labels);
-      const PairContactResult<Dim> r =
-          resolve_contact_pair<Dim>(fa, fo, normal, layout.law(a, dominant), settings, context, stage);
+      const PairContactResult<Dim> r = resolve_contact_pair<Dim>(fa, fo, normal, layout.law(a, dominant), settings,
+                                                                 context, stage, slip_of(base + a));
+      if (advance) {
+        // The lumped partner takes the opposite change (the rigid one none): its velocity after.
+        PairContactResult<Dim> seen = r;
+        seen.momentum_change_b = fo.rigid ? Vec<Dim>::Zero() : Vec<Dim>(-r.momentum_change_a);
+        advance_slip(slip[base + a], seen, fa, fo, dt);
+      }
       if (!r.in_contact) continue;
       change[k] = r.momentum_change_a;
       if (record) {
@@ -177,9 +217,9 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
 
 template void apply_multimaterial_contact<2>(NodeFields<2>&, const Grid<2>&, const FieldLayout&,
                                              const MpmContactSpec&, double, ContactStage, ContactAccumulator<2>*,
-                                             const NodeParticles<2>*);
+                                             const NodeParticles<2>*, SlipHistory*);
 template void apply_multimaterial_contact<3>(NodeFields<3>&, const Grid<3>&, const FieldLayout&,
                                              const MpmContactSpec&, double, ContactStage, ContactAccumulator<3>*,
-                                             const NodeParticles<3>*);
+                                             const NodeParticles<3>*, SlipHistory*);
 
 }  // namespace tribo::mpm

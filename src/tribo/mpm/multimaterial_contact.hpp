@@ -33,10 +33,21 @@ struct ContactAccumulator {
   const Vec<Dim>& impulse(int a, int b) const { return pair_impulse[a * fields + b]; }
 };
 
+// Slip of each deformable field against its partner at each node since the two last stuck, m
+// (node * fields + field): the state of slip-weakening static friction (docs/mpm-contact.md). It
+// grows by the tangential slip of each step after the momentum update and returns to zero when the
+// node sticks or the fields are not in contact. Nodes are Eulerian, so for a body sliding over
+// another it is the slip since the material now at the node came into contact there.
+struct SlipHistory {
+  std::vector<double> slip;
+  void resize(long nodes, int fields) { slip.assign(static_cast<std::size_t>(nodes) * fields, 0.0); }
+};
+
 template <int Dim>
 void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, const FieldLayout& layout,
                                  const MpmContactSpec& settings, double dt, ContactStage stage,
                                  ContactAccumulator<Dim>* accumulator,  // null: do not record
-                                 const NodeParticles<Dim>* around = nullptr);  // for regression normals
+                                 const NodeParticles<Dim>* around = nullptr,  // for regression normals
+                                 SlipHistory* history = nullptr);  // null: a sharp static-kinetic drop
 
 }  // namespace tribo::mpm

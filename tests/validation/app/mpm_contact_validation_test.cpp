@@ -22,8 +22,10 @@ void expect_all_rows_pass(const std::string& problem) {
 TEST(MpmContactValidation, CoulombBlockSlipsDownTheInclineAtTheAnalyticRate) { expect_all_rows_pass("incline-slip"); }
 TEST(MpmContactValidation, FrictionlessBlockSlidesAtGSinTheta) { expect_all_rows_pass("incline-frictionless"); }
 TEST(MpmContactValidation, CylinderRollsWithTwoThirdsGSinTheta) { expect_all_rows_pass("rolling-cylinder"); }
-// incline-stick is in `tribo validate` but not here: it fails today (the block held by mu_s = 0.7
-// > tan 30 still slides once its trailing-edge node slips at mu_k = 0.2) - see docs/mpm-contact.md.
+TEST(MpmContactValidation, StaticFrictionAboveTanThetaHoldsTheBlock) { expect_all_rows_pass("incline-stick"); }
+TEST(MpmContactValidation, StaticFrictionBelowTanThetaLetsTheBlockSlideAtTheKineticRate) {
+  expect_all_rows_pass("incline-static-slip");
+}
 TEST(MpmContactValidation, ObliqueDiskImpactConservesMomentumToRoundOff) { expect_all_rows_pass("oblique-disks"); }
 
 }  // namespace
