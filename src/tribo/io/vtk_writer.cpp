@@ -281,10 +281,14 @@ void write_surface_mesh(const std::filesystem::path& file, const SurfaceMesh& me
                                               mesh.name, name, values.size(), mesh.cells.size()));
   const auto& cells = mesh.cells;
   VtuBuilder b(mesh.points.size(), cells.size());
-  for (const auto& [name, values] : mesh.cell_data)
-    b.cell_data.push_back(data_array(name, "Int32", 1, values.size() * sizeof(std::int32_t), [&values](char* p) {
-      for (int v : values) put<std::int32_t>(p, v);
-    }));
+  // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+  for (const auto& entry : mesh.cell_data) {
+    const auto& values = entry.second;
+    b.cell_data.push_back(data_array(entry.first, "Int32", 1, values.size() * sizeof(std::int32_t),
+                                     [&values](char* p) {
+                                       for (int v : values) put<std::int32_t>(p, v);
+                                     }));
+  }
   b.point_coordinates = vector_array<3>("Points", mesh.points);
   b.cells.push_back(data_array("connectivity", "Int64", 1, connectivity * sizeof(std::int64_t),
                                [&cells](char* p) {
