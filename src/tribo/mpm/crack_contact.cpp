@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "tribo/mpm/contact_pair.hpp"
+#include "tribo/mpm/node_contact_field.hpp"
 
 namespace tribo::mpm {
 
@@ -13,39 +14,15 @@ namespace {
 template <int Dim>
 ContactField<Dim> lumped_crack_field(const NodeFields<Dim>& nodes, long base, int F,
                                      const std::vector<bool>& rigid_field, double dust) {
-  ContactField<Dim> c;
-  Vec<Dim> md = Vec<Dim>::Zero(), mx = Vec<Dim>::Zero();
+  FieldLump<Dim> lump;
   for (int f = 0; f < F; ++f) {
     const long i = base + f;
-    const double m = nodes.mass[i];
-    if (!(m > dust)) continue;
-    if (rigid_field[f]) {
-      // The rigid material's own entries: its imposed velocity and position stand for the field.
-      ContactField<Dim> r;
-      r.mass = m;
-      r.momentum = nodes.momentum[i];
-      r.volume = nodes.volume[i];
-      r.volume_gradient = nodes.volume_gradient[i];
-      r.mass_gradient = nodes.mass_gradient[i];
-      r.displacement = nodes.mass_displacement[i] / m;
-      r.position = nodes.mass_position[i] / m;
-      r.rigid = true;
-      return r;
-    }
-    c.mass += m;
-    c.momentum += nodes.momentum[i];
-    c.volume += nodes.volume[i];
-    c.volume_gradient += nodes.volume_gradient[i];
-    c.mass_gradient += nodes.mass_gradient[i];
-    c.force += nodes.force[i];
-    md += nodes.mass_displacement[i];
-    mx += nodes.mass_position[i];
+    if (!(nodes.mass[i] > dust)) continue;
+    // The rigid material's own entries: its imposed velocity and position stand for the field.
+    if (rigid_field[f]) return contact_field_at(nodes, i, true);
+    lump.add(nodes, i);
   }
-  if (c.mass > 0.0) {
-    c.displacement = md / c.mass;
-    c.position = mx / c.mass;
-  }
-  return c;
+  return lump.field();
 }
 
 // Shares dp among the deformable material fields of a crack field in proportion to their mass:

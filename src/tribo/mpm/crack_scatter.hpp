@@ -10,20 +10,8 @@ template <bool WithForce, bool ContactData, int Dim, class Stencil>
 [[gnu::always_inline]] inline void scatter_particle_across_cracks(const Stencil& s, long field, long fields,
                                                                   const int* offset, ScatterTargets<Dim> t,
                                                                   const ParticleTerms<Dim>& q) {
-  for (int k = 0; k < Stencil::size; ++k) {
-    const long i = s.node[k] * fields + field + offset[k];
-    const double w = s.weight[k];
-    t.mass[i] += w * q.mass;
-    t.momentum[i] += w * q.momentum;
-    if constexpr (WithForce) t.force[i] += w * q.weight - q.stress_volume * s.gradient[k];
-    if constexpr (ContactData) {
-      t.volume[i] += w * q.volume;
-      t.volume_gradient[i] += q.volume * s.gradient[k];
-      t.mass_gradient[i] += q.mass * s.gradient[k];
-      t.mass_displacement[i] += w * q.mass_displacement;
-      t.mass_position[i] += w * q.mass_position;
-    }
-  }
+  for (int k = 0; k < Stencil::size; ++k)
+    scatter_to_entry<WithForce, ContactData>(s.node[k] * fields + field + offset[k], s, k, t, q);
 }
 
 }  // namespace tribo::mpm

@@ -3,40 +3,18 @@
 #include <optional>
 
 #include "tribo/mpm/contact_normal.hpp"
+#include "tribo/mpm/node_contact_field.hpp"
 
 namespace tribo::mpm {
 
 namespace {
-
-template <int Dim>
-ContactField<Dim> field_at(const NodeFields<Dim>& nodes, long i, bool rigid) {
-  ContactField<Dim> f;
-  f.mass = nodes.mass[i];
-  f.momentum = nodes.momentum[i];
-  f.volume = nodes.volume[i];
-  f.volume_gradient = nodes.volume_gradient[i];
-  f.mass_gradient = nodes.mass_gradient[i];
-  f.displacement = nodes.mass_displacement[i] / f.mass;
-  f.position = nodes.mass_position[i] / f.mass;
-  f.rigid = rigid;
-  f.force = nodes.force[i];
-  return f;
-}
 
 // The fields other than `a` lumped into one (Nairn et al. 2018: each material against the rest).
 // A rigid field among them stands for all: its velocity is imposed.
 template <int Dim>
 ContactField<Dim> others_lumped(const NodeFields<Dim>& nodes, long base, const int* active, int count,
                                 int a, const FieldLayout& layout, int& dominant) {
-  ContactField<Dim> o{};
-  o.mass = 0.0;
-  o.momentum.setZero();
-  o.volume = 0.0;
-  o.volume_gradient.setZero();
-  o.mass_gradient.setZero();
-  o.force.setZero();
-  Vec<Dim> md = Vec<Dim>::Zero(), mx = Vec<Dim>::Zero();
-  o.rigid = false;
+  FieldLump<Dim> lump;
   dominant = -1;
   double heaviest = -1.0;
   for (int k = 0; k < count; ++k) {
@@ -45,24 +23,15 @@ ContactField<Dim> others_lumped(const NodeFields<Dim>& nodes, long base, const i
     const long i = base + f;
     if (layout.rigid_field[f]) {
       dominant = f;
-      return field_at(nodes, i, true);
+      return contact_field_at(nodes, i, true);
     }
-    o.mass += nodes.mass[i];
-    o.momentum += nodes.momentum[i];
-    o.volume += nodes.volume[i];
-    o.volume_gradient += nodes.volume_gradient[i];
-    o.mass_gradient += nodes.mass_gradient[i];
-    o.force += nodes.force[i];
-    md += nodes.mass_displacement[i];
-    mx += nodes.mass_position[i];
+    lump.add(nodes, i);
     if (nodes.mass[i] > heaviest) {
       heaviest = nodes.mass[i];
       dominant = f;
     }
   }
-  o.displacement = md / o.mass;
-  o.position = mx / o.mass;
-  return o;
+  return lump.field();
 }
 
 // The contact normal at node n for field a against b. Logistic regression (Nairn et al. 2018) fits
@@ -163,8 +132,8 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       int a = active[0], b = active[1];
       if (layout.rigid_field[a]) std::swap(a, b);  // the rigid field, if any, is b
       if (layout.rigid_field[a]) continue;           // two rigid fields: nothing moves
-      const ContactField<Dim> fa = field_at(nodes, base + a, false);
-      const ContactField<Dim> fb = field_at(nodes, base + b, layout.rigid_field[b]);
+      const ContactField<Dim> fa = contact_field_at(nodes, base + a, false);
+      const ContactField<Dim> fb = contact_field_at(nodes, base + b, layout.rigid_field[b]);
       const Vec<Dim> normal = node_normal(settings.normals, fa, fb, gradient_sum, specified, around, n, a, labels);
       const PairContactResult<Dim> r = resolve_contact_pair<Dim>(fa, fb, normal, layout.law(a, b), settings,
                                                                  context, stage, slip_of(base + a));
@@ -192,7 +161,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       change[k].setZero();
       if (layout.rigid_field[a]) continue;
       int dominant = -1;
-      const ContactField<Dim> fa = field_at(nodes, base + a, false);
+      const ContactField<Dim> fa = contact_field_at(nodes, base + a, false);
       const ContactField<Dim> fo = others_lumped(nodes, base, active, count, a, layout, dominant);
       const Vec<Dim> normal = node_normal(settings.normals, fa, fo, gradient_sum, specified, around, n, a, labels);
       const PairContactResult<Dim> r = resolve_contact_pair<Dim>(fa, fo, normal, layout.law(a, dominant), settings,

@@ -43,23 +43,29 @@ struct ParticleTerms {
 //   mass += S m, momentum += S m v, (WithForce) force += S m g - V sigma grad S,
 //   (ContactData) volume += S V, volume_gradient += V grad S, mass_gradient += m grad S,
 //   mass_displacement += S m u, mass_position += S m x.
+// The terms of stencil node k added to entry i (shared with crack_scatter.hpp, whose entries
+// also carry the crack field).
+template <bool WithForce, bool ContactData, int Dim, class Stencil>
+[[gnu::always_inline]] inline void scatter_to_entry(long i, const Stencil& s, int k, const ScatterTargets<Dim>& t,
+                                                    const ParticleTerms<Dim>& q) {
+  const double w = s.weight[k];
+  t.mass[i] += w * q.mass;
+  t.momentum[i] += w * q.momentum;
+  if constexpr (WithForce) t.force[i] += w * q.weight - q.stress_volume * s.gradient[k];
+  if constexpr (ContactData) {
+    t.volume[i] += w * q.volume;
+    t.volume_gradient[i] += q.volume * s.gradient[k];
+    t.mass_gradient[i] += q.mass * s.gradient[k];
+    t.mass_displacement[i] += w * q.mass_displacement;
+    t.mass_position[i] += w * q.mass_position;
+  }
+}
+
 template <bool WithForce, bool ContactData, int Dim, class Stencil>
 [[gnu::always_inline]] inline void scatter_particle(const Stencil& s, long field, long fields, ScatterTargets<Dim> t,
                                                     const ParticleTerms<Dim>& q) {
-  for (int k = 0; k < Stencil::size; ++k) {
-    const long i = s.node[k] * fields + field;
-    const double w = s.weight[k];
-    t.mass[i] += w * q.mass;
-    t.momentum[i] += w * q.momentum;
-    if constexpr (WithForce) t.force[i] += w * q.weight - q.stress_volume * s.gradient[k];
-    if constexpr (ContactData) {
-      t.volume[i] += w * q.volume;
-      t.volume_gradient[i] += q.volume * s.gradient[k];
-      t.mass_gradient[i] += q.mass * s.gradient[k];
-      t.mass_displacement[i] += w * q.mass_displacement;
-      t.mass_position[i] += w * q.mass_position;
-    }
-  }
+  for (int k = 0; k < Stencil::size; ++k)
+    scatter_to_entry<WithForce, ContactData>(s.node[k] * fields + field, s, k, t, q);
 }
 
 }  // namespace tribo::mpm
