@@ -20,10 +20,10 @@ namespace tribo::io {
 namespace {
 
 // A body whose bounding box holds more candidate points than this is sampled on a coarser lattice
-// (the same centres, every s-th in each direction): at most ~1e6 shape tests per body, a few
+// (the same centres, every s-th in each direction): at most ~5e5 shape tests per body, a few
 // milliseconds, so that `tribo check` refuses a deck of 1e10 particles at once. Counts below it
 // are exact, so "no particle at all" is decided exactly (small bodies are the ones that get none).
-constexpr double kExactCandidates = 1.0e6;
+constexpr double kExactCandidates = 5.0e5;
 
 // Bytes per item, measured with /usr/bin/time -v (peak RSS) on `tribo run` of short runs (frames,
 // history, the in-memory snapshot and the final checkpoint included; 2 OpenMP threads), at two
