@@ -5,6 +5,7 @@
 // Reference: the uninterrupted run itself. Tolerance: none (bitwise), because a restart that
 // misses any piece of state (an array's order, the step count that schedules the sort, the
 // contact impulses, a broken bond) shows up as a difference in the last bits first.
+#include <unistd.h>  // getpid: one folder per test process (worktrees run ctest at once)
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -217,7 +218,7 @@ TEST(SolverRestart, TheEndTimeAndOutputMayChangeOnRestart) {
 // ---- the driver: stop, restart, compare the output folders ----
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("tribo-restart-test-" + name);
+  const fs::path dir = fs::temp_directory_path() / ("tribo-restart-test-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   return dir;
 }

@@ -2,6 +2,7 @@
 // limit, or a particle leaving the grid stops the run with exit code 3, a message naming the step,
 // time, particle and likely cause, and the history, a frame and a checkpoint of the last good step.
 // Stop signals: the run stops between steps after a checkpoint.
+#include <unistd.h>  // getpid: one folder per test process (worktrees run ctest at once)
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -25,7 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("tribo-guard-test-" + name);
+  const fs::path dir = fs::temp_directory_path() / ("tribo-guard-test-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   return dir;
 }

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <limits>
 #include <regex>
 #include <stdexcept>
 
@@ -45,6 +47,9 @@ io::CheckpointImage make_checkpoint(const SimulationSpec& spec, const Simulation
   image.write_value("run.frames", driver.frames);
   image.write_value("run.energy0", driver.energy0);
   image.write_value("run.momentum0", driver.momentum0);
+  image.write_value("run.external_impulse", driver.external_impulse);
+  image.write_value("run.impulse_flux", driver.impulse_flux);
+  image.write_value("run.momentum_abs0", driver.momentum_abs0);
   sim.save_state(image);
   return image;
 }
@@ -74,6 +79,13 @@ void restore_checkpoint(const io::CheckpointImage& image, const SimulationSpec& 
   image.read_value("run.frames", driver.frames);
   image.read_value("run.energy0", driver.energy0);
   image.read_value("run.momentum0", driver.momentum0);
+  try {  // absent from checkpoints written before the momentum balance: the balance is unknown
+    image.read_value("run.external_impulse", driver.external_impulse);
+    image.read_value("run.impulse_flux", driver.impulse_flux);
+    image.read_value("run.momentum_abs0", driver.momentum_abs0);
+  } catch (const std::runtime_error&) {
+    driver.external_impulse = Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
+  }
   sim.restore_state(image);
 }
 
@@ -92,12 +104,32 @@ fs::path CheckpointFolder::write(io::CheckpointImage& image, long step) const {
   const fs::path file = folder_ / fmt::format("checkpoint_{:09d}.bin", step);
   io::write_checkpoint(file, image);
   // Older ones go only after the new one is complete and renamed into place.
+  // Only this run's own files are pruned (a fresh run sets an older run's aside first, see
+  // set_aside_previous_run), and never the one just written, whatever the numbers of the others.
   const std::vector<fs::path> all = files();
-  for (std::size_t i = static_cast<std::size_t>(keep_); i < all.size(); ++i) {
+  std::size_t kept = 0;
+  for (const fs::path& other : all) {
+    if (other == file || kept < static_cast<std::size_t>(keep_) - 1) {
+      if (other != file) ++kept;
+      continue;
+    }
     std::error_code ignored;
-    fs::remove(all[i], ignored);
+    fs::remove(other, ignored);
   }
   return file;
+}
+
+fs::path CheckpointFolder::previous_path() const {
+  return folder_.parent_path() / (folder_.filename().string() + ".previous");
+}
+
+int CheckpointFolder::set_aside_previous_run() const {
+  const std::size_t count = files().size();
+  if (count == 0) return 0;
+  const fs::path aside = previous_path();
+  fs::remove_all(aside);
+  fs::rename(folder_, aside);
+  return static_cast<int>(count);
 }
 
 std::vector<fs::path> CheckpointFolder::files() const {
@@ -106,8 +138,13 @@ std::vector<fs::path> CheckpointFolder::files() const {
   for (const fs::directory_entry& entry : fs::directory_iterator(folder_, error)) {
     std::smatch match;
     const std::string name = entry.path().filename().string();
-    if (entry.is_regular_file() && std::regex_match(name, match, checkpoint_name()))
-      found.emplace_back(std::stol(match[1].str()), entry.path());
+    if (!entry.is_regular_file() || !std::regex_match(name, match, checkpoint_name())) continue;
+    // A step that does not fit a long (a stray name such as checkpoint_99999999999999999999.bin)
+    // is no checkpoint of Tribo's: ignored, as any other foreign file.
+    const std::string digits = match[1].str();
+    long step = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), step);
+    if (error == std::errc() && end == digits.data() + digits.size()) found.emplace_back(step, entry.path());
   }
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<fs::path> out;

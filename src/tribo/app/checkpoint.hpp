@@ -21,6 +21,13 @@ struct DriverState {
   long frames = 0;           // VTK frames written so far (the next frame's number)
   EnergyBreakdown energy0;   // at t = 0, for the summary's conservation errors
   Vec3 momentum0 = Vec3::Zero();
+  // The summary's momentum balance (docs/reliability.md): the sum over steps of
+  // Simulation::external_impulse() (N s), the sum of its norms, and sum |m v| at t = 0. NaN in
+  // external_impulse when the solver does not record it (or a checkpoint of an older version
+  // lacked it).
+  Vec3 external_impulse = Vec3::Zero();
+  double impulse_flux = 0.0;
+  double momentum_abs0 = 0.0;
 };
 
 // A hash of the deck as run, leaving out what a restart may change: the title, time.end (a run
@@ -53,6 +60,13 @@ class CheckpointFolder {
   const std::filesystem::path& path() const { return folder_; }
   // Writes checkpoint_STEP.bin (creating the folder), then removes all but the newest `keep`.
   std::filesystem::path write(io::CheckpointImage& image, long step) const;
+  // A fresh run (not --restart) in a folder that holds another run's checkpoints: they belong to
+  // the history.csv and run.pvd this run now overwrites, so they can no longer be continued in
+  // place, and left there they would compete with this run's own (the newest two by step are
+  // kept). They are moved, not deleted, to DIR/checkpoints.previous (replacing an older set
+  // aside there, so that disk use stays bounded); returns how many, 0 when there were none.
+  int set_aside_previous_run() const;
+  std::filesystem::path previous_path() const;
   // checkpoint_*.bin, newest (highest step) first.
   std::vector<std::filesystem::path> files() const;
 

@@ -12,6 +12,7 @@
 #include "tribo/app/signals.hpp"
 #include "tribo/app/validation.hpp"
 #include "tribo/core/error.hpp"
+#include "tribo/io/deck_limits.hpp"
 #include "tribo/io/deck_reader.hpp"
 
 namespace {
@@ -52,12 +53,31 @@ int main(int argc, char** argv) {
   validate->add_option("name", problem, "one problem (default: all)");
   validate->add_option("--threads,-t", threads, "OpenMP threads (default: all)");
 
-  CLI11_PARSE(app, argc, argv);
+  // README: usage errors exit 1 (CLI11's own codes, 104-109, are not part of Tribo's contract);
+  // --help and --version exit 0.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 1;
+  }
+  const auto usage_error = [](const std::string& message) {
+    fmt::print(stderr, "tribo: error: {}\n", message);
+    return 1;
+  };
+  if (run->count("--output") > 0 && output.empty())
+    return usage_error("--output needs a folder name, got an empty one");
+  if (run->count("--restart") > 0 && restart.empty())
+    return usage_error("--restart needs the folder of the run to continue, got an empty one");
+  if (threads < 0) return usage_error(fmt::format("--threads must be >= 0 (0: all cores), got {}", threads));
 
   try {
     if (*check) {
       const tribo::SimulationSpec spec = tribo::io::read_deck(check_deck);
-      fmt::print("{}\nvalid\n", describe(spec));
+      fmt::print("{}\n", describe(spec));
+      std::string source;
+      const auto available = tribo::io::available_memory(&source);
+      fmt::print("memory: {}{}\nvalid\n", tribo::io::estimate_resources(spec).describe(),
+                 available ? fmt::format(" (of {} available, {})", tribo::io::format_bytes(*available), source) : "");
       return 0;
     }
     if (*run) {

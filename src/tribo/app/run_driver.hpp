@@ -3,6 +3,7 @@
 // summary into the output folder of DESIGN.md, and reports progress. Restarts, guards and stop
 // signals: docs/reliability.md.
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -33,7 +34,11 @@ struct RunReport {
   double wall_seconds = 0.0;
   double particle_updates_per_second = 0.0;
   double energy_error = 0.0;           // |E_total(end) - E_total(0)| / max(E scale)
-  double momentum_error = 0.0;         // |P(end) - P(0) - impulse of gravity| / max|P| scale
+  double momentum_error = 0.0;         // |P(end) - P(0) - impulse of gravity| / max|P| scale (old figure)
+  // |P(end) - P(0) - external impulse| / momentum_balance_scale (docs/reliability.md); NaN when
+  // the solver does not record its external impulse.
+  double momentum_balance = std::numeric_limits<double>::quiet_NaN();
+  double momentum_balance_scale = 0.0;  // N s
   std::string exit_reason;             // "completed", the SimulationError message, or the stop
   int exit_code = 0;                   // 0 completed, 3 unstable, 128 + N stopped by signal N
   long first_step = 0;                 // the step this run started from (> 0 after a restart)

@@ -135,6 +135,10 @@ class Simulation {
   // Contact force on the material above crack `crack` (left of its polyline's direction) from the
   // material below, over the last step (N); zero for solvers without cracks (MPM cracks only).
   virtual Vec3 crack_force(int crack) const { return Vec3::Zero(); }
+  // Impulse on the deformable material from outside it over the last step (N s): gravity, boundary
+  // conditions and rigid bodies, for the summary's momentum balance (docs/reliability.md). NaN
+  // when the solver does not record it.
+  virtual Vec3 external_impulse() const { return Vec3::Constant(std::numeric_limits<double>::quiet_NaN()); }
   // Throws SimulationError naming the step, time and particle when the state is not finite or has
   // left the domain.
   virtual void check_health() const = 0;

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
 
 #include <fmt/format.h>
 
@@ -12,8 +13,23 @@ namespace tribo::io {
 
 namespace {
 
-// A quoted scalar ("1000") is a string in YAML; yaml-cpp marks plain scalars with the tag "?".
-bool is_quoted(const YAML::Node& node) { return node.Tag() == "!"; }
+// A quoted scalar ("1000") is a string in YAML; yaml-cpp marks plain scalars with the tag "?",
+// quoted ones with "!", and an explicit tag (`!!str 5.0e-6`) with its full name. A value is read as
+// a number (or boolean) only when it is plain or carries that type's own tag: `!!str 5.0e-6` is
+// text, as the YAML author asked, and an error where a number is expected.
+constexpr std::string_view kCoreTag = "tag:yaml.org,2002:";
+
+bool is_plain_or_tagged(const YAML::Node& node, std::initializer_list<std::string_view> types) {
+  const std::string& tag = node.Tag();
+  if (tag == "?") return true;
+  if (tag.rfind(kCoreTag, 0) != 0) return false;
+  const std::string_view type = std::string_view(tag).substr(kCoreTag.size());
+  for (std::string_view t : types)
+    if (type == t) return true;
+  return false;
+}
+
+bool is_quoted(const YAML::Node& node) { return node.Tag() == "!" || node.Tag() == std::string(kCoreTag) + "str"; }
 
 std::string shorten(const std::string& text) {
   constexpr std::size_t kMax = 40;
@@ -61,11 +77,13 @@ std::string DeckNode::describe() const {
   if (node_.IsSequence()) return "a list";
   if (node_.IsMap()) return "a mapping";
   if (is_quoted(node_)) return fmt::format("the string \"{}\"", shorten(node_.Scalar()));
+  if (node_.Tag() != "?")
+    return fmt::format("'{}' tagged {}", shorten(node_.Scalar()), shorten(node_.Tag()));
   return fmt::format("'{}'", shorten(node_.Scalar()));
 }
 
 double DeckNode::number() const {
-  if (!node_.IsScalar() || is_quoted(node_))
+  if (!node_.IsScalar() || !is_plain_or_tagged(node_, {"float", "int"}))
     fail(fmt::format("expected a number, got {}", describe()));
   const std::string& text = node_.Scalar();
   if (looks_infinite_or_nan(text)) fail(fmt::format("expected a finite number, got '{}'", text));
@@ -84,7 +102,7 @@ double DeckNode::number() const {
 }
 
 int DeckNode::integer() const {
-  if (!node_.IsScalar() || is_quoted(node_))
+  if (!node_.IsScalar() || !is_plain_or_tagged(node_, {"int"}))
     fail(fmt::format("expected a whole number, got {}", describe()));
   const std::string& text = node_.Scalar();
   const char* first = text.data();
@@ -102,7 +120,7 @@ int DeckNode::integer() const {
 bool DeckNode::boolean() const {
   // YAML 1.2 core schema booleans only: yes/no/on/off are strings there, and accepting them
   // would make `on` mean different things to different readers.
-  if (node_.IsScalar() && !is_quoted(node_)) {
+  if (node_.IsScalar() && is_plain_or_tagged(node_, {"bool"})) {
     const std::string t = node_.Scalar();
     if (t == "true" || t == "True" || t == "TRUE") return true;
     if (t == "false" || t == "False" || t == "FALSE") return false;
@@ -133,6 +151,18 @@ DeckNode DeckNode::child(const YAML::Node& value, const YAML::Mark& mark,
                          std::string_view key) const {
   std::string path = path_.empty() ? std::string(key) : fmt::format("{}.{}", path_, key);
   return DeckNode(value, mark, std::move(path), file_);
+}
+
+std::optional<DeckNode> DeckNode::find(std::string_view key) const {
+  if (!node_.IsMap()) return std::nullopt;
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    const YAML::Node k = it->first;
+    const YAML::Node value = it->second;
+    if (!k.IsScalar() || k.Scalar() != key) continue;
+    const YAML::Mark mark = value.IsNull() || value.Mark().is_null() ? k.Mark() : value.Mark();
+    return child(value, mark, key);
+  }
+  return std::nullopt;
 }
 
 DeckMap DeckNode::map(const std::vector<std::string_view>& known_keys) const {

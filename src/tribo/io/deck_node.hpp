@@ -46,6 +46,10 @@ class DeckNode {
   // errors that name the key and suggest the nearest known one).
   DeckMap map(const std::vector<std::string_view>& known_keys) const;
 
+  // The value at `key` of a mapping already read through map() (checks after the sections are
+  // read, which only need the place of a value); empty when absent or not a mapping.
+  std::optional<DeckNode> find(std::string_view key) const;
+
   // The child at `key` (for building entries); the path gets ".key".
   DeckNode child(const YAML::Node& value, const YAML::Mark& mark, std::string_view key) const;
 

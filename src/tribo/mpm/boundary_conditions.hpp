@@ -31,14 +31,20 @@ struct GridBoundaryConditions {
     return bc;
   }
 
-  void impose(NodeFields<Dim>& nodes, const std::vector<bool>& rigid_field) const {
+  // Returns the impulse the constraints gave the deformable fields (the change of their nodal
+  // momentum, N s), for the summary's momentum balance.
+  Vec<Dim> impose(NodeFields<Dim>& nodes, const std::vector<bool>& rigid_field) const {
     const int F = nodes.fields;
+    Vec<Dim> impulse = Vec<Dim>::Zero();
     for (const Constraint& c : constraints)
       for (int f = 0; f < F; ++f) {
         if (rigid_field[f]) continue;
         const long i = c.node * F + f;
-        nodes.momentum[i][c.component] = nodes.mass[i] * c.velocity;
+        const double imposed = nodes.mass[i] * c.velocity;
+        impulse[c.component] += imposed - nodes.momentum[i][c.component];
+        nodes.momentum[i][c.component] = imposed;
       }
+    return impulse;
   }
 };
 

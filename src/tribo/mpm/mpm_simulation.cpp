@@ -91,6 +91,7 @@ class MpmSimulation final : public Simulation<Dim> {
   const SimulationSpec& spec() const override { return spec_; }
   EnergyBreakdown energy() const override;
   Vec3 contact_force(int material_a, int material_b) const override;
+  Vec3 external_impulse() const override { return to_vec3<Dim>(external_impulse_); }
   Vec3 crack_force(int crack) const override;
   std::vector<SurfaceMesh> surfaces() const override;
   void check_health() const override;
@@ -115,7 +116,7 @@ class MpmSimulation final : public Simulation<Dim> {
   void move_particles();
   void sort_particles_by_cell();
   void apply_contact(ContactStage stage, bool record = true);
-  void impose_boundary_conditions();
+  Vec<Dim> impose_boundary_conditions();
   bool cracked() const { return !cracks_.empty(); }
   // Below this a node field is empty (G2P skips it).
   double node_mass_floor() const { return 1e-14 * spec_.materials.front().density * grid_.cell_volume(); }
@@ -150,6 +151,10 @@ class MpmSimulation final : public Simulation<Dim> {
   long steps_ = 0;
   double half_width_ = 0.25;  // GIMP particle half-size, in cells
   double frictional_work_ = 0.0;
+  // Impulse of gravity, boundary conditions and rigid fields on the deformable fields over the last
+  // step (external_impulse(); read by the driver after each step, so not checkpointed).
+  Vec<Dim> external_impulse_ = Vec<Dim>::Zero();
+  double deformable_mass_ = 0.0;
   // Particle-to-grid in parallel (scatter_partition.hpp) and the periodic sort by cell
   // (particle_sort.hpp): every per-particle array above must be permuted in
   // sort_particles_by_cell().
@@ -178,6 +183,7 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
   for (std::size_t p = 0; p < n; ++p) {
     field_[p] = layout_.field_of_material[particles_.material[p]];
     rigid_[p] = spec_.materials[particles_.material[p]].rigid();
+    if (!rigid_[p]) deformable_mass_ += particles_.mass[p];
   }
   for (const MaterialSpec& m : spec_.materials) elastic_.push_back(ElasticConstants::of(m));
   if (!spec_.mpm.cracks.empty()) {
@@ -238,7 +244,7 @@ void MpmSimulation<Dim>::step_with() {
   // conditions, so that their changes reach the particle velocities (a field stuck to a rigid
   // floor stops instead of keeping a velocity that only its nodes forget).
   copy_entries(nodes_.momentum_flip_base, nodes_.momentum);
-  impose_boundary_conditions();
+  external_impulse_ = impose_boundary_conditions();
   apply_contact(ContactStage::AfterExtrapolation);
   if (!forces_first) {
     update_stress<Shape>();
@@ -246,7 +252,7 @@ void MpmSimulation<Dim>::step_with() {
   }
   copy_entries(nodes_.momentum_start, nodes_.momentum);
   update_nodal_momenta();
-  impose_boundary_conditions();
+  external_impulse_ += impose_boundary_conditions();
   apply_contact(ContactStage::AfterMomentumUpdate);
   update_particles<Shape>();
   if (cracked())
@@ -260,6 +266,13 @@ void MpmSimulation<Dim>::step_with() {
   if (scheme != UpdateScheme::Usf) update_stress<Shape>();
   move_particles();
   frictional_work_ += contact_.frictional_work + crack_contact_.frictional_work;
+  // The impulses that reach the particles from outside the deformable material: gravity on it
+  // (nodal forces sum to m g), the boundary conditions above, and the rigid fields' contact.
+  external_impulse_ += deformable_mass_ * gravity_ * dt_;
+  if (layout_.fields >= 2)
+    for (int a = 0; a < layout_.fields; ++a)
+      for (int b = 0; b < layout_.fields; ++b)
+        if (!layout_.rigid_field[a] && layout_.rigid_field[b]) external_impulse_ += contact_.impulse(a, b);
   time_ += dt_;
   ++steps_;
 }
@@ -353,8 +366,8 @@ void MpmSimulation<Dim>::update_nodal_momenta() {
 }
 
 template <int Dim>
-void MpmSimulation<Dim>::impose_boundary_conditions() {
-  boundary_.impose(nodes_, rigid_entry_);
+Vec<Dim> MpmSimulation<Dim>::impose_boundary_conditions() {
+  return boundary_.impose(nodes_, rigid_entry_);
 }
 
 template <int Dim>

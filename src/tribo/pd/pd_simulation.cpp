@@ -282,8 +282,15 @@ void PdSimulation<Dim>::find_velocity_conditions() {
 // imposed after each kick, so the drift carries them into the positions.
 template <int Dim>
 void PdSimulation<Dim>::step() {
+  // The external impulse of the step (external_impulse()), term by term as the kicks apply it:
+  // dt/2 of the outside force at each pass, the damping -alpha m v (semi-implicit: at v(n) in the
+  // first kick, at v(n+1) in the second) and what the velocity conditions change.
+  const double half = 0.5 * dt_;
+  const double alpha = spec_.pd.damping;
+  external_impulse_ = half * external_force_;
+  if (alpha != 0.0) external_impulse_ -= alpha * half * deformable_momentum();
   first_half_kick();
-  apply_velocity_conditions();
+  external_impulse_ += apply_velocity_conditions();
   drift();
   move_rigid_bodies(time_ + dt_);
   accumulate_forces(time_ + dt_);
@@ -291,8 +298,10 @@ void PdSimulation<Dim>::step() {
   const double power = frictional_power();
   frictional_work_ += 0.5 * dt_ * (frictional_power_ + power);
   frictional_power_ = power;
+  external_impulse_ += half * external_force_;
   second_half_kick();
-  apply_velocity_conditions();
+  if (alpha != 0.0) external_impulse_ -= alpha * half * deformable_momentum();
+  external_impulse_ += apply_velocity_conditions();
   update_damage();
   time_ += dt_;
   ++step_;
@@ -312,6 +321,37 @@ void PdSimulation<Dim>::accumulate_forces(double t) {
   add_bond_forces();
   add_external_forces(t);
   add_contact_forces();  // last: friction's stick force needs every other force
+  external_force_ = external_force(t);
+}
+
+// The force on the deformable points from outside them at this pass: gravity, applied loads and
+// the contact of rigid bodies (bond forces and contact between deformable bodies cancel in pairs).
+template <int Dim>
+Vec<Dim> PdSimulation<Dim>::external_force(double t) const {
+  const double ramp = spec_.gravity_ramp > 0.0 ? std::min(1.0, t / spec_.gravity_ramp) : 1.0;
+  const Vec<Dim> g = ramp * from_vec3<Dim>(spec_.gravity);
+  Vec<Dim> f = Vec<Dim>::Zero();
+  for (const BodyModel& body : body_models_) {
+    if (body.model == MaterialModel::Rigid) continue;
+    for (int i = body.points.begin; i < body.points.end; ++i) f += particles_.mass[i] * g + applied_force_[i];
+  }
+  if (contact_)
+    for (std::size_t a = 0; a < spec_.materials.size(); ++a)
+      for (std::size_t b = 0; b < spec_.materials.size(); ++b)
+        if (!spec_.materials[a].rigid() && spec_.materials[b].rigid())
+          f += contact_->force_between(static_cast<int>(a), static_cast<int>(b));
+  return f;
+}
+
+// sum m v over the deformable points, for the damping's share of the external impulse.
+template <int Dim>
+Vec<Dim> PdSimulation<Dim>::deformable_momentum() const {
+  Vec<Dim> p = Vec<Dim>::Zero();
+  for (const BodyModel& body : body_models_) {
+    if (body.model == MaterialModel::Rigid) continue;
+    for (int i = body.points.begin; i < body.points.end; ++i) p += particles_.mass[i] * particles_.velocity[i];
+  }
+  return p;
 }
 
 template <int Dim>
@@ -431,9 +471,14 @@ void PdSimulation<Dim>::move_rigid_bodies(double t) {
 }
 
 template <int Dim>
-void PdSimulation<Dim>::apply_velocity_conditions() {
-  for (std::size_t k = 0; k < condition_point_.size(); ++k)
-    particles_.velocity[condition_point_[k]][condition_component_[k]] = condition_velocity_[k];
+Vec<Dim> PdSimulation<Dim>::apply_velocity_conditions() {
+  Vec<Dim> impulse = Vec<Dim>::Zero();
+  for (std::size_t k = 0; k < condition_point_.size(); ++k) {
+    double& v = particles_.velocity[condition_point_[k]][condition_component_[k]];
+    impulse[condition_component_[k]] += particles_.mass[condition_point_[k]] * (condition_velocity_[k] - v);
+    v = condition_velocity_[k];
+  }
+  return impulse;
 }
 
 template <int Dim>
@@ -569,6 +614,7 @@ void PdSimulation<Dim>::restore_state(const StateReader& in) {
   in.read_value("pd.frictional_work", frictional_work_);
   in.read_value("pd.frictional_power", frictional_power_);
   if (contact_) contact_->restore_state(in);
+  external_force_ = external_force(time_);  // from the restored state, as the pass computed it
   stress_step_ = -1;
 }
 

@@ -32,6 +32,7 @@ class PdSimulation final : public Simulation<Dim> {
   const SimulationSpec& spec() const override { return spec_; }
   EnergyBreakdown energy() const override;
   Vec3 contact_force(int material_a, int material_b) const override;
+  Vec3 external_impulse() const override { return to_vec3<Dim>(external_impulse_); }
   void check_health() const override;
   // The pairs in contact as 2-point cells ("contact_pairs"), when the run has contact.
   std::vector<SurfaceMesh> surfaces() const override;
@@ -95,7 +96,9 @@ class PdSimulation final : public Simulation<Dim> {
   void second_half_kick();  // v(n+1) = v(n+1/2) + dt/2 a(n+1), with damping
   void drift();             // x(n+1) = x(n) + dt v(n+1/2)
   void move_rigid_bodies(double t);
-  void apply_velocity_conditions();
+  Vec<Dim> apply_velocity_conditions();  // returns the impulse it gave (N s)
+  Vec<Dim> external_force(double t) const;
+  Vec<Dim> deformable_momentum() const;
   void update_damage();
   void update_stress() const;
 
@@ -118,6 +121,10 @@ class PdSimulation final : public Simulation<Dim> {
   std::unique_ptr<PdContact<Dim>> contact_;
   double frictional_work_ = 0.0;   // J, trapezoidal integral of the dissipated power
   double frictional_power_ = 0.0;  // W, at the force pass of the last step
+  // The summary's momentum balance: the outside force at the last force pass (recomputed from the
+  // state on restore) and the external impulse of the last step (read right after it).
+  Vec<Dim> external_force_ = Vec<Dim>::Zero();
+  Vec<Dim> external_impulse_ = Vec<Dim>::Zero();
   std::vector<Vec<Dim>> applied_force_;
   std::vector<double> inverse_mass_;
   // Velocity boundary conditions as flat (point, component, value) lists.

@@ -2,6 +2,7 @@
 // output folder of DESIGN.md): a crack surface file per frame in run.pvd that VTK itself reads,
 // and the crack-force history (docs/mpm-cracks.md). The physics of the same problems is checked in
 // tests/validation/mpm/crack_*_test.cpp.
+#include <unistd.h>  // getpid: one folder per test process (worktrees run ctest at once)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -30,7 +31,7 @@ struct DeckRun {
 
 DeckRun run_deck(const std::string& deck) {
   DeckRun r;
-  r.dir = fs::temp_directory_path() / ("tribo-crack-deck-" + fs::path(deck).stem().string());
+  r.dir = fs::temp_directory_path() / ("tribo-crack-deck-" + fs::path(deck).stem().string() + "-" + std::to_string(::getpid()));
   fs::remove_all(r.dir);
   RunOptions o;
   o.output_directory = r.dir;
