@@ -35,6 +35,7 @@ void expect_same_shape(const Shape& a, const Shape& b) {
   EXPECT_EQ(a.center, b.center);
   EXPECT_EQ(a.radius, b.radius);
   EXPECT_EQ(a.points, b.points);
+  EXPECT_EQ(a.file, b.file);
 }
 
 void expect_same_law(const ContactLawSpec& a, const ContactLawSpec& b) {

@@ -1,4 +1,5 @@
-// The `tribo` command: run a deck, check a deck, or run the built-in validation problems.
+// The `tribo` command: run a deck, check a deck, run the built-in validation problems, or plot
+// a run's output.
 // Exit codes: 0 success, 1 usage or I/O error, 2 bad deck, 3 unstable run, 4 validation failed,
 // 128 + N stopped by signal N (SIGINT 130, SIGTERM 143) after writing a checkpoint.
 #include <CLI/CLI.hpp>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "tribo/app/plot_command.hpp"
 #include "tribo/app/run_driver.hpp"
 #include "tribo/app/signals.hpp"
 #include "tribo/app/validation.hpp"
@@ -53,6 +55,19 @@ int main(int argc, char** argv) {
   validate->add_option("name", problem, "one problem (default: all)");
   validate->add_option("--threads,-t", threads, "OpenMP threads (default: all)");
 
+  tribo::app::PlotOptions plot_options;
+  auto* plot = app.add_subcommand(
+      "plot", "Draw a run's history (and with --frames its particles) as PNG files in DIR/plots");
+  plot->add_option("dir", plot_options.directory, "output folder of a tribo run")->required();
+  plot->add_flag("--frames", plot_options.frames, "also snapshots of the particles, coloured by --field");
+  plot->add_option("--field", plot_options.field, "what colours the particles (default velocity)")
+      ->check(CLI::IsMember(tribo::app::plot_fields()));
+  plot->add_option("--times", plot_options.times,
+                   "snapshots at the frames nearest these times, s (comma-separated; implies --frames)")
+      ->delimiter(',');
+  plot->add_option("--movie", plot_options.movie, "also an animation of the run: gif or mp4 (needs ffmpeg)")
+      ->check(CLI::IsMember({"gif", "mp4"}));
+
   // README: usage errors exit 1 (CLI11's own codes, 104-109, are not part of Tribo's contract);
   // --help and --version exit 0.
   try {
@@ -69,6 +84,8 @@ int main(int argc, char** argv) {
   if (run->count("--restart") > 0 && restart.empty())
     return usage_error("--restart needs the folder of the run to continue, got an empty one");
   if (threads < 0) return usage_error(fmt::format("--threads must be >= 0 (0: all cores), got {}", threads));
+
+  if (*plot) return tribo::app::run_plot(plot_options);
 
   try {
     if (*check) {

@@ -35,6 +35,10 @@ bool Shape::contains(const Vec3& x) const {
     }
     case Kind::Polygon:
       return polygon_contains(points, x.head<2>());
+    case Kind::Mesh:
+      return mesh && mesh->contains(x);
+    case Kind::Points:
+      return false;
   }
   return false;
 }
@@ -59,6 +63,21 @@ void Shape::bounds(Vec3& lo, Vec3& hi) const {
         hi.head<2>() = hi.head<2>().cwiseMax(p);
       }
       break;
+    case Kind::Mesh:
+      if (mesh) {
+        lo = mesh->lower();
+        hi = mesh->upper();
+      }
+      break;
+    case Kind::Points:
+      if (cloud && !cloud->empty()) {
+        lo = hi = cloud->front();
+        for (const Vec3& p : *cloud) {
+          lo = lo.cwiseMin(p);
+          hi = hi.cwiseMax(p);
+        }
+      }
+      break;
   }
   if (dimension == 2) lo.z() = hi.z() = 0.0;
 }
@@ -78,6 +97,14 @@ double Shape::measure() const {
       for (std::size_t i = 0, j = points.size() - 1; i < points.size(); j = i++)
         twice_area += points[j].x() * points[i].y() - points[i].x() * points[j].y();
       return std::abs(0.5 * twice_area);
+    }
+    case Kind::Mesh:
+      return mesh ? mesh->volume() : 0.0;
+    case Kind::Points: {
+      double sum = 0.0;
+      if (point_volumes)
+        for (double v : *point_volumes) sum += v;
+      return sum;
     }
   }
   return 0.0;

@@ -1,14 +1,18 @@
 #pragma once
-// Body and region shapes of the deck: boxes, disks/spheres and polygons (2D). Points are 3-vectors
+// Body and region shapes of the deck: boxes, disks/spheres and polygons (2D), closed triangle
+// surfaces read from STL files (3D) and point clouds read from CSV files. Points are 3-vectors
 // with z = 0 in 2D, so one type serves both dimensions; `dimension` says which test applies.
+#include <memory>
+#include <string>
 #include <vector>
 
+#include "tribo/core/triangle_solid.hpp"
 #include "tribo/core/types.hpp"
 
 namespace tribo {
 
 struct Shape {
-  enum class Kind { Box, Ball, Polygon };
+  enum class Kind { Box, Ball, Polygon, Mesh, Points };
   Kind kind = Kind::Box;
   int dimension = 2;
   Vec3 min = Vec3::Zero();     // box
@@ -16,12 +20,21 @@ struct Shape {
   Vec3 center = Vec3::Zero();  // disk (2D) or sphere (3D)
   double radius = 0.0;
   std::vector<Vec2> points;    // polygon vertices, counter-clockwise or not
+  // Mesh and Points: the file they were read from (absolute), and its contents, shared by copies.
+  std::string file;
+  std::shared_ptr<const TriangleSolid> mesh;
+  // Points: the particles or PD points themselves, at these positions; `point_volumes` is empty
+  // when the file gives none (the method's own cell volume is used then). m^3, or m^2 in 2D.
+  std::shared_ptr<const std::vector<Vec3>> cloud;
+  std::shared_ptr<const std::vector<double>> point_volumes;
 
   // Inside or on the boundary (boxes are closed so that a region on a grid line catches it).
+  // A point cloud has no inside: false.
   bool contains(const Vec3& x) const;
   // Axis-aligned bounds of the shape.
   void bounds(Vec3& lo, Vec3& hi) const;
-  // Area (2D) or volume (3D) of the shape, exact for boxes, balls and polygons.
+  // Area (2D) or volume (3D) of the shape, exact for boxes, balls, polygons and closed meshes;
+  // for a point cloud, the sum of its point volumes (0 when the file gives none).
   double measure() const;
 };
 

@@ -100,8 +100,17 @@ double count_inside(const Shape& shape, const Vec3& origin, const Vec3& step, co
   return stride == 1 ? hits : hits / samples * candidates;
 }
 
+// A point cloud gives its particles (or PD points) one per line of its file, whatever the
+// lattice: the count is exact. -1 for every other shape, which is sampled below.
+double point_cloud_size(const Shape& shape, bool* exact) {
+  if (shape.kind != Shape::Kind::Points || !shape.cloud) return -1.0;
+  *exact = true;
+  return static_cast<double>(shape.cloud->size());
+}
+
 template <int Dim>
 double count_mpm_body(const SimulationSpec& spec, const BodySpec& body, bool* exact) {
+  if (const double n = point_cloud_size(body.geometry, exact); n >= 0.0) return n;
   // As mpm::fill_bodies: sub-cells of cell / particles_per_cell from the grid's origin.
   const int ppc = spec.mpm.particles_per_cell;
   Vec3 sub = Vec3::Ones();
@@ -121,6 +130,7 @@ double count_mpm_body(const SimulationSpec& spec, const BodySpec& body, bool* ex
 
 template <int Dim>
 double count_pd_body(const SimulationSpec& spec, const BodySpec& body, bool* exact) {
+  if (const double n = point_cloud_size(body.geometry, exact); n >= 0.0) return n;
   // As pd::fill_bodies: lattice cells of the spacing from the body's lower bound.
   const double h = spec.pd.spacing;
   Vec3 lo, hi;

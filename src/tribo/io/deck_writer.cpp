@@ -55,6 +55,12 @@ void emit_shape(YAML::Emitter& out, const Shape& shape, int dimension) {
       for (const Vec2& p : shape.points) emit_vector(out, Vec3(p.x(), p.y(), 0.0), 2);
       out << YAML::EndSeq << YAML::EndMap;
       break;
+    case Shape::Kind::Mesh:  // the absolute path: the deck as run lies in another folder
+      out << YAML::Key << "stl" << YAML::Value << shape.file;
+      break;
+    case Shape::Kind::Points:
+      out << YAML::Key << "points" << YAML::Value << shape.file;
+      break;
   }
   out << YAML::EndMap;
 }

@@ -26,7 +26,17 @@ void fill_bodies(const SimulationSpec& spec, const Grid<Dim>& grid, Particles<Di
     }
     const std::size_t begin = particles.size();
     IVec<Dim> k = first;
-    while (true) {
+    if (body.geometry.kind == Shape::Kind::Points) {
+      // A point cloud: one particle per point, with the file's volume or a sub-cell's.
+      const std::vector<Vec3>& cloud = *body.geometry.cloud;
+      const std::vector<double>* given = body.geometry.point_volumes.get();
+      for (std::size_t p = 0; p < cloud.size(); ++p) {
+        const double v = given ? (*given)[p] * thickness : volume;
+        particles.push_back(from_vec3<Dim>(cloud[p]), Vec<Dim>::Zero(), material.density * v, v,
+                            static_cast<int>(b), body.material_index);
+      }
+    }
+    while (body.geometry.kind != Shape::Kind::Points) {
       Vec<Dim> x;
       for (int d = 0; d < Dim; ++d) x[d] = grid.origin[d] + (k[d] + 0.5) * sub[d];
       if (body.geometry.contains(to_vec3<Dim>(x)))

@@ -26,7 +26,18 @@ LatticeBodies<Dim> fill_bodies(const SimulationSpec& spec) {
 
     PointRange range{static_cast<int>(out.points.size()), 0};
     IVec<Dim> c = IVec<Dim>::Zero();
-    const bool empty = (count.array() <= 0).any();
+    bool empty = (count.array() <= 0).any();
+    if (body.geometry.kind == Shape::Kind::Points) {
+      // A point cloud: one point per position, with the file's volume or a lattice cell's.
+      const std::vector<Vec3>& cloud = *body.geometry.cloud;
+      const std::vector<double>* given = body.geometry.point_volumes.get();
+      for (std::size_t p = 0; p < cloud.size(); ++p) {
+        const double v = given ? (Dim == 2 ? (*given)[p] * spec.thickness : (*given)[p]) : volume;
+        out.points.push_back(from_vec3<Dim>(cloud[p]), Vec<Dim>::Zero(), material.density * v, v,
+                             static_cast<int>(b), body.material_index);
+      }
+      empty = true;
+    }
     while (!empty) {
       Vec3 x = lo;
       for (int d = 0; d < Dim; ++d) x[d] = lo[d] + (c[d] + 0.5) * h;
@@ -44,8 +55,17 @@ LatticeBodies<Dim> fill_bodies(const SimulationSpec& spec) {
     out.bodies.push_back(range);
 
     Vec<Dim> centroid = Vec<Dim>::Zero();
-    for (int p = range.begin; p < range.end; ++p) centroid += out.points.position[p];
-    if (range.size() > 0) centroid /= range.size();
+    if (body.geometry.point_volumes) {  // points of unequal volume: the mass centre
+      double mass = 0.0;
+      for (int p = range.begin; p < range.end; ++p) {
+        centroid += out.points.mass[p] * out.points.position[p];
+        mass += out.points.mass[p];
+      }
+      centroid /= mass;
+    } else {
+      for (int p = range.begin; p < range.end; ++p) centroid += out.points.position[p];
+      if (range.size() > 0) centroid /= range.size();
+    }
     out.centroid.push_back(centroid);
 
     const Vec3 omega = body.angular_velocity;

@@ -2,7 +2,9 @@
 // Discretisation of the deck's bodies into PD points: a simple (square/cubic) lattice of spacing h
 // per body, one point at the centre of each lattice cell whose centre lies inside the body's
 // shape (Silling & Askari 2005, sec. 3: cell-centred one-point quadrature). Each point carries the
-// cell's volume h^3, or h^2 t in 2D with t the plane's thickness.
+// cell's volume h^3, or h^2 t in 2D with t the plane's thickness. A point-cloud body
+// (Shape::Kind::Points) gets one point per position of its file instead, of the file's volume
+// (times t in 2D) or, when the file gives none, of a lattice cell's.
 #include <vector>
 
 #include "tribo/core/particles.hpp"
