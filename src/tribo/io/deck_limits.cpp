@@ -184,7 +184,9 @@ ResourceEstimate estimate(const SimulationSpec& spec) {
     for (std::size_t b = 0; b < spec.bodies.size(); ++b) {
       const int m = spec.bodies[b].material_index >= 0 ? spec.bodies[b].material_index
                                                        : spec.material_index(spec.bodies[b].material);
-      if (m >= 0 && !spec.materials[m].rigid()) e.bonds += e.body_particles[b] * family;
+      // Bonds join points of one body: no more than the body's other points per point.
+      if (m >= 0 && !spec.materials[m].rigid())
+        e.bonds += e.body_particles[b] * std::min(family, std::max(e.body_particles[b] - 1.0, 0.0));
     }
     e.bytes_per_particle = kPdPointBytes;
     e.bytes_per_bond = kPdBondBytes;
