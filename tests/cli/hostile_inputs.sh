@@ -122,7 +122,9 @@ grep -q "memory: about" "$work/stdout" || fail "limit_memory_env_enough: tribo c
 # ---- class 6: the command line -----------------------------------------------------------------
 run_case "cli_output_empty" 1 "--output needs a folder name" "$tribo" run "$small" --output ""
 run_case "cli_restart_empty" 1 "--restart needs the folder" "$tribo" run "$small" --restart ""
-run_case "cli_threads_negative" 1 "--threads must be >= 0" "$tribo" run "$small" --threads -1 -o "$work/threads"
+run_case "cli_threads_negative" 1 "--threads must be in 0..1024" "$tribo" run "$small" --threads -1 -o "$work/threads"
+run_case "cli_threads_huge" 1 "--threads must be in 0..1024" "$tribo" run "$small" --threads 999999 -o "$work/threads"
+run_case "cli_validate_threads_negative" 1 "--threads must be in 0..1024" "$tribo" validate --threads -5
 run_case "cli_threads_not_a_number" 1 "" "$tribo" run "$small" --threads many
 run_case "cli_unknown_option" 1 "" "$tribo" run "$small" --colour
 run_case "cli_missing_deck" 1 "deck is required" "$tribo" run

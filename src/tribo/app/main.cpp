@@ -83,7 +83,10 @@ int main(int argc, char** argv) {
     return usage_error("--output needs a folder name, got an empty one");
   if (run->count("--restart") > 0 && restart.empty())
     return usage_error("--restart needs the folder of the run to continue, got an empty one");
-  if (threads < 0) return usage_error(fmt::format("--threads must be >= 0 (0: all cores), got {}", threads));
+  // More threads than any machine has cores only exhausts it (each OpenMP thread has a stack).
+  constexpr int kMaxThreads = 1024;
+  if (threads < 0 || threads > kMaxThreads)
+    return usage_error(fmt::format("--threads must be in 0..{} (0: all cores), got {}", kMaxThreads, threads));
 
   if (*plot) return tribo::app::run_plot(plot_options);
 

@@ -1,6 +1,7 @@
 // MPM validation problems: decks of examples/ against closed-form results (PHYSICS.md,
 // "Closed-form checks").
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -36,7 +37,11 @@ struct History {
 History run_example(const std::string& deck) {
   History h;
   h.spec = load_example(deck);
-  const fs::path dir = fs::temp_directory_path() / fmt::format("tribo-validate-{}", fs::path(deck).stem().string());
+  // One folder per process: two validations at once (two checkouts' test suites) must not share
+  // it (the output lock would refuse the second, and the first's clean-up would delete the
+  // second's files).
+  const fs::path dir = fs::temp_directory_path() /
+                       fmt::format("tribo-validate-{}-{}", fs::path(deck).stem().string(), static_cast<long>(::getpid()));
   RunOptions options;
   options.output_directory = dir;
   options.progress = false;

@@ -194,7 +194,9 @@ ResourceEstimate estimate(const SimulationSpec& spec) {
     for (std::size_t b = 0; b < spec.bodies.size(); ++b) {
       const int m = spec.bodies[b].material_index >= 0 ? spec.bodies[b].material_index
                                                        : spec.material_index(spec.bodies[b].material);
-      if (m >= 0 && !spec.materials[m].rigid()) e.bonds += e.body_particles[b] * family;
+      // Bonds join points of one body: no more than the body's other points per point.
+      if (m >= 0 && !spec.materials[m].rigid())
+        e.bonds += e.body_particles[b] * std::min(family, std::max(e.body_particles[b] - 1.0, 0.0));
     }
     e.bytes_per_particle = kPdPointBytes;
     e.bytes_per_bond = kPdBondBytes;
@@ -321,12 +323,16 @@ void check_limits(const DeckNode& root, const SimulationSpec& spec) {
     double h = spec.method == Method::Mpm ? spec.mpm.cell[0] : spec.pd.spacing;
     if (spec.method == Method::Mpm)
       for (int d = 1; d < spec.dimension; ++d) h = std::min(h, spec.mpm.cell[d]);
-    const double dt = spec.time.cfl.value_or(0.4) * h / fastest;
-    if (end / dt > kMaxSteps)
+    // MPM's step also shrinks with the fastest particle (stable_time_step): the bodies' speeds.
+    double vmax = 0.0;
+    if (spec.method == Method::Mpm)
+      for (const BodySpec& body : spec.bodies) vmax = std::max(vmax, body.velocity.norm());
+    const double dt = spec.time.cfl.value_or(0.4) * h / (fastest + vmax);
+    if (!(end / dt <= kMaxSteps))
       fail_at(time ? time->find("end") : std::nullopt, root,
-              fmt::format("about {:.3g} steps of {:.3g} s (cfl x cell / wave speed {:.3g} m/s) to reach time.end = "
-                          "{} s: more than {:.0e}; a run that long never ends",
-                          end / dt, dt, fastest, end, kMaxSteps));
+              fmt::format("about {:.3g} steps of {:.3g} s (cfl x cell / (wave speed {:.3g} m/s + body speed {:.3g} "
+                          "m/s)) to reach time.end = {} s: more than {:.0e}; a run that long never ends",
+                          end / dt, dt, fastest, vmax, end, kMaxSteps));
   }
 
   // Output and checkpoint intervals: each write is a loop turn and a file.

@@ -19,7 +19,7 @@ struct ResourceEstimate {
   std::vector<bool> body_exact;        // whether that count is exact (else sampled)
   double particles = 0.0;
   double grid_nodes = 0.0;             // MPM
-  double bonds = 0.0;                  // PD, deformable points x family size of an interior point
+  double bonds = 0.0;                  // PD: deformable points x min(interior family, body points - 1)
   double bytes_per_particle = 0.0;
   double bytes_per_node = 0.0;
   double bytes_per_bond = 0.0;

@@ -198,7 +198,7 @@ SimulationSpec read_spec(const DeckNode& root) {
     if (spec.dimension != 2 && spec.dimension != 3)
       dimension->fail(fmt::format("must be 2 or 3, got {}", spec.dimension));
   }
-  if (auto title = top.get("title")) spec.title = title->text();
+  if (auto title = top.get("title")) spec.title = deck::read_title(*title);
   if (auto thickness = top.get("thickness"); thickness && spec.dimension == 3)
     thickness->fail("thickness is for 2D (plane strain) decks only");
   spec.thickness = positive(top, "thickness", spec.thickness);

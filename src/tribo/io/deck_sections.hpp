@@ -56,6 +56,8 @@ E choice(const DeckMap& map, std::string_view key, const std::array<DeckName<E>,
 
 // A non-empty name (material, body).
 std::string read_name(const DeckNode& node);
+// The deck's title: any UTF-8 text up to 4096 bytes without control characters.
+std::string read_title(const DeckNode& node);
 
 // A list of names given as [a, b] (contact pairs, contact-force histories): exactly two, distinct.
 std::array<std::string, 2> read_name_pair(const DeckNode& node);

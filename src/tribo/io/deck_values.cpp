@@ -74,16 +74,31 @@ double required_positive(const DeckMap& map, std::string_view key) {
   return positive(map, key, 0.0);
 }
 
+namespace {
+// UTF-8 without control characters, at most max_bytes (names and the title).
+void check_printable(const DeckNode& node, const std::string& name, std::size_t max_bytes, const char* what);
+}  // namespace
+
+std::string read_title(const DeckNode& node) {
+  std::string title = node.text();
+  check_printable(node, title, 4096, "a title");
+  return title;
+}
+
 std::string read_name(const DeckNode& node) {
   std::string name = node.text();
   if (name.empty()) node.fail("expected a name, got an empty string");
+  check_printable(node, name, 256, "a name");
+  return name;
+}
+
+namespace {
+void check_printable(const DeckNode& node, const std::string& name, std::size_t max_bytes, const char* what) {
   // Names become CSV column names (history.csv, reloaded line by line on restart), VTK array and
   // field-data strings and folder names: a control character (newline, tab, NUL, escape, ...) breaks
   // each of them. check_text() keeps them out of the file, but a double-quoted "\n" or "\0" decodes
   // to one. Commas and quotes are fine: the CSV writer quotes them (RFC 4180).
-  constexpr std::size_t kMaxNameBytes = 256;
-  if (name.size() > kMaxNameBytes)
-    node.fail(fmt::format("a name is at most {} bytes, got {}", kMaxNameBytes, name.size()));
+  if (name.size() > max_bytes) node.fail(fmt::format("{} is at most {} bytes, got {}", what, max_bytes, name.size()));
   for (std::size_t i = 0; i < name.size();) {
     const auto c = static_cast<unsigned char>(name[i]);
     // UTF-8 (VTK's XML needs it): yaml-cpp 0.7 decodes the escapes \N and \x80-\xFF to single
@@ -94,18 +109,18 @@ std::string read_name(const DeckNode& node) {
     for (std::size_t k = 1; valid && k < length; ++k)
       valid = (static_cast<unsigned char>(name[i + k]) & 0xC0) == 0x80;
     if (!valid)
-      node.fail(fmt::format("a name must be UTF-8 text; byte 0x{:02X} at byte {} is not (an escape such as \\N "
-                            "or \\x85 in a double-quoted name gives such a byte)",
-                            c, i + 1));
+      node.fail(fmt::format("{} must be UTF-8 text; byte 0x{:02X} at byte {} is not (an escape such as \\N "
+                            "or \\x85 in a double-quoted string gives such a byte)",
+                            what, c, i + 1));
     const bool c1 = c == 0xC2 && static_cast<unsigned char>(name[i + 1]) <= 0x9F;  // U+0080..U+009F
     if (c < 0x20 || c == 0x7F || c1)
-      node.fail(fmt::format("a name may not hold control characters (here U+{:04X} at byte {}); use "
+      node.fail(fmt::format("{} may not hold control characters (here U+{:04X} at byte {}); use "
                             "printable text: letters, digits, spaces, punctuation",
-                            c1 ? static_cast<unsigned char>(name[i + 1]) : c, i + 1));
+                            what, c1 ? static_cast<unsigned char>(name[i + 1]) : c, i + 1));
     i += length;
   }
-  return name;
 }
+}  // namespace
 
 std::array<std::string, 2> read_name_pair(const DeckNode& node) {
   if (!node.is_sequence()) node.fail(fmt::format("expected two names [a, b], got {}", node.describe()));
