@@ -41,6 +41,7 @@ def need(module, package):
 np = need("numpy", "python3-numpy")
 matplotlib = need("matplotlib", "python3-matplotlib")
 matplotlib.use("Agg")
+need("matplotlib.ticker", "python3-matplotlib")
 plt = need("matplotlib.pyplot", "python3-matplotlib")
 
 FIELDS = {
@@ -330,10 +331,19 @@ class Painter:
     def figure(self):
         fig = plt.figure(figsize=(8, 5.5))
         if self.dim == 3:
+            # y is drawn upward (as in 2D decks, where gravity usually points along -y): the
+            # plot's axes are (x, z, y) of the run, seen from the front, a little from above.
             ax = fig.add_subplot(projection="3d")
-            ax.set_box_aspect(tuple(np.maximum(self.hi - self.lo, 1e-12)))
-            ax.set_zlim(self.lo[2], self.hi[2])
-            ax.set_zlabel("z (m)")
+            ax.view_init(elev=20, azim=-75)
+            ax.set_box_aspect(tuple(np.maximum(self.hi - self.lo, 1e-12)[[0, 2, 1]]))
+            ax.set_xlim(self.lo[0], self.hi[0])
+            ax.set_ylim(self.lo[2], self.hi[2])
+            ax.set_zlim(self.lo[1], self.hi[1])
+            ax.set_xlabel("x (m)")
+            ax.set_ylabel("z (m)")
+            ax.set_zlabel("y (m)")
+            ax.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(3))
+            return fig, ax
         else:
             ax = fig.add_subplot()
             ax.set_aspect("equal")
@@ -360,7 +370,7 @@ class Painter:
         kw = dict(c=values, cmap=self.cmap, vmin=self.vmin, vmax=self.vmax, s=area, marker="s",
                   linewidths=0)
         if self.dim == 3:
-            art = ax.scatter(frame.points[:, 0], frame.points[:, 1], frame.points[:, 2], **kw)
+            art = ax.scatter(frame.points[:, 0], frame.points[:, 2], frame.points[:, 1], **kw)
         else:
             art = ax.scatter(frame.points[:, 0], frame.points[:, 1], **kw)
             for line in cracks:
@@ -370,7 +380,7 @@ class Painter:
         return art
 
     def colorbar(self, fig, ax, art):
-        bar = fig.colorbar(art, ax=ax, shrink=0.8)
+        bar = fig.colorbar(art, ax=ax, shrink=0.8, pad=0.1 if self.dim == 3 else 0.05)
         bar.set_label(self.label)
         if self.field == "material":
             bar.set_ticks(range(len(self.names)))
