@@ -314,7 +314,8 @@ class Painter:
         label, unit, _ = FIELDS[field]
         self.label = f"{label} ({unit})" if unit else label
         if field == "material":
-            names = loaded[0].material_names or [str(i) for i in range(int(max(f.arrays.get("material", [0]).max() for f in loaded)) + 1)]
+            top = int(max(f.values(field, folder).max() for f in loaded))
+            names = loaded[0].material_names or [str(i) for i in range(top + 1)]
             self.names = names
             self.cmap = plt.get_cmap("tab10", max(len(names), 1))
             self.vmin, self.vmax = -0.5, len(names) - 0.5
@@ -366,7 +367,7 @@ class Painter:
         return max(side * side, 0.3)
 
     def draw(self, fig, ax, frame, cracks, area):
-        values = frame.arrays["material"] if self.field == "material" else frame.values(self.field, self.folder)
+        values = frame.values(self.field, self.folder)
         kw = dict(c=values, cmap=self.cmap, vmin=self.vmin, vmax=self.vmax, s=area, marker="s",
                   linewidths=0)
         if self.dim == 3:
