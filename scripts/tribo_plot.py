@@ -82,7 +82,9 @@ def run_label(folder, deck):
     title = deck.get("title") or os.path.basename(os.path.abspath(folder))
     method = str(deck.get("method", "")).upper()
     dim = deck.get("dimension", 2)
-    return f"{title} ({method} {dim}D)" if method else title
+    if not method:
+        return title
+    return f"{title}, {dim}D" if method in title else f"{title} ({method} {dim}D)"
 
 
 def per_thickness(deck):
