@@ -8,7 +8,7 @@ packages=(
   libeigen3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
-  python3-vtk9 python3-matplotlib python3-numpy
+  python3-vtk9 python3-matplotlib python3-numpy python3-pil python3-yaml
   lammps
 )
 

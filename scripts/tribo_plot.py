@@ -41,6 +41,9 @@ def need(module, package):
 np = need("numpy", "python3-numpy")
 matplotlib = need("matplotlib", "python3-matplotlib")
 matplotlib.use("Agg")
+need("matplotlib.ticker", "python3-matplotlib")
+need("matplotlib.cm", "python3-matplotlib")
+need("matplotlib.colors", "python3-matplotlib")
 plt = need("matplotlib.pyplot", "python3-matplotlib")
 
 FIELDS = {
@@ -79,7 +82,9 @@ def run_label(folder, deck):
     title = deck.get("title") or os.path.basename(os.path.abspath(folder))
     method = str(deck.get("method", "")).upper()
     dim = deck.get("dimension", 2)
-    return f"{title} ({method} {dim}D)" if method else title
+    if not method:
+        return title
+    return f"{title}, {dim}D" if method in title else f"{title} ({method} {dim}D)"
 
 
 def per_thickness(deck):
@@ -313,9 +318,11 @@ class Painter:
         label, unit, _ = FIELDS[field]
         self.label = f"{label} ({unit})" if unit else label
         if field == "material":
-            names = loaded[0].material_names or [str(i) for i in range(int(max(f.arrays.get("material", [0]).max() for f in loaded)) + 1)]
+            top = int(max(f.values(field, folder).max() for f in loaded))
+            names = loaded[0].material_names or [str(i) for i in range(top + 1)]
             self.names = names
-            self.cmap = plt.get_cmap("tab10", max(len(names), 1))
+            palette = plt.get_cmap("tab10").colors  # distinct colours, one per material
+            self.cmap = matplotlib.colors.ListedColormap([palette[k % 10] for k in range(max(len(names), 1))])
             self.vmin, self.vmax = -0.5, len(names) - 0.5
         else:
             values = np.concatenate([f.values(field, folder) for f in loaded])
@@ -328,12 +335,29 @@ class Painter:
             self.cmap = plt.get_cmap("viridis")
 
     def figure(self):
-        fig = plt.figure(figsize=(8, 5.5))
+        """A figure with its axes and colour bar laid out; the particles are drawn later, once the
+        axes' size on screen (hence the markers' size) is final."""
         if self.dim == 3:
+            fig = plt.figure(figsize=(8, 5.5))
+        else:
+            # 8 inches wide, tall as the run's box needs (a long flat incline gets a flat figure).
+            aspect = (self.hi[1] - self.lo[1]) / max(self.hi[0] - self.lo[0], 1e-300)
+            fig = plt.figure(figsize=(8, min(max(1.9 + 6.0 * aspect, 3.0), 8.0)))
+        if self.dim == 3:
+            # y is drawn upward (as in 2D decks, where gravity usually points along -y): the
+            # plot's axes are (x, z, y) of the run, seen from the front, a little from above.
             ax = fig.add_subplot(projection="3d")
-            ax.set_box_aspect(tuple(np.maximum(self.hi - self.lo, 1e-12)))
-            ax.set_zlim(self.lo[2], self.hi[2])
-            ax.set_zlabel("z (m)")
+            ax.view_init(elev=20, azim=-75)
+            ax.set_box_aspect(tuple(np.maximum(self.hi - self.lo, 1e-12)[[0, 2, 1]]))
+            ax.set_xlim(self.lo[0], self.hi[0])
+            ax.set_ylim(self.lo[2], self.hi[2])
+            ax.set_zlim(self.lo[1], self.hi[1])
+            ax.set_xlabel("x (m)")
+            ax.set_ylabel("z (m)")
+            ax.set_zlabel("y (m)")
+            ax.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(3))
+            self.colorbar(fig, ax)
+            return fig, ax
         else:
             ax = fig.add_subplot()
             ax.set_aspect("equal")
@@ -341,6 +365,10 @@ class Painter:
         ax.set_ylim(self.lo[1], self.hi[1])
         ax.set_xlabel("x (m)")
         ax.set_ylabel("y (m)")
+        self.colorbar(fig, ax)
+        # The title takes two lines; laid out once, with them, before the markers are sized.
+        ax.set_title("\n", fontsize="medium")
+        fig.tight_layout()
         return fig, ax
 
     def marker_area(self, fig, ax):
@@ -356,11 +384,11 @@ class Painter:
         return max(side * side, 0.3)
 
     def draw(self, fig, ax, frame, cracks, area):
-        values = frame.arrays["material"] if self.field == "material" else frame.values(self.field, self.folder)
+        values = frame.values(self.field, self.folder)
         kw = dict(c=values, cmap=self.cmap, vmin=self.vmin, vmax=self.vmax, s=area, marker="s",
                   linewidths=0)
         if self.dim == 3:
-            art = ax.scatter(frame.points[:, 0], frame.points[:, 1], frame.points[:, 2], **kw)
+            art = ax.scatter(frame.points[:, 0], frame.points[:, 2], frame.points[:, 1], **kw)
         else:
             art = ax.scatter(frame.points[:, 0], frame.points[:, 1], **kw)
             for line in cracks:
@@ -369,8 +397,10 @@ class Painter:
                      f"t = {frame.time:.5g} s", fontsize="medium")
         return art
 
-    def colorbar(self, fig, ax, art):
-        bar = fig.colorbar(art, ax=ax, shrink=0.8)
+    def colorbar(self, fig, ax):
+        mappable = matplotlib.cm.ScalarMappable(
+            norm=matplotlib.colors.Normalize(self.vmin, self.vmax), cmap=self.cmap)
+        bar = fig.colorbar(mappable, ax=ax, shrink=0.9, pad=0.1 if self.dim == 3 else 0.03)
         bar.set_label(self.label)
         if self.field == "material":
             bar.set_ticks(range(len(self.names)))
@@ -380,8 +410,7 @@ class Painter:
 def snapshot(painter, frame, cracks, out, name):
     fig, ax = painter.figure()
     area = painter.marker_area(fig, ax)
-    art = painter.draw(fig, ax, frame, cracks, area)
-    painter.colorbar(fig, ax, art)
+    painter.draw(fig, ax, frame, cracks, area)
     return save(fig, out, name)
 
 
@@ -401,16 +430,12 @@ def movie(painter, frames, crack_files, out, kind, max_frames):
     path = os.path.join(out, f"{painter.field}.{kind}")
     tmp = path + f".tmp.{kind}"
     with writer.saving(fig, tmp, dpi=80):
-        bar = None
         for k in picked:
             time, file = frames[k]
             frame = Frame(file, time)
             for artist in list(ax.collections) + list(ax.lines):
                 artist.remove()
-            art = painter.draw(fig, ax, frame, read_cracks(crack_files[time]) if time in crack_files else [], area)
-            if bar is None:
-                painter.colorbar(fig, ax, art)
-                bar = True
+            painter.draw(fig, ax, frame, read_cracks(crack_files[time]) if time in crack_files else [], area)
             writer.grab_frame()
     plt.close(fig)
     os.replace(tmp, path)

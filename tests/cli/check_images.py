@@ -5,7 +5,7 @@ at least MIN_COLOURS distinct colours, more than 1% of its pixels differ from it
 colour (the background), and more than 0.2% are coloured (not grey: lines, particles), since
 axes and text alone are black on white.
 
-usage: check_images.py FILE[@WIDTHxHEIGHT] [...]
+usage: check_images.py FILE[@WIDTHxHEIGHT] [...]     (HEIGHT may be *: any height from 200 to 1000)
 Exit 0 when every file passes, 1 otherwise (the reasons on stderr).
 """
 import os
@@ -28,7 +28,9 @@ def check(path, size):
         if path.endswith(".png"):
             if image.format != "PNG":
                 problems.append(f"{path}: format {image.format}, expected PNG")
-            if size and image.size != size:
+            if size and size[1] is None and (image.size[0] != size[0] or not 200 <= image.size[1] <= 1000):
+                problems.append(f"{path}: {image.size[0]}x{image.size[1]} pixels, expected {size[0]}x200..1000")
+            elif size and size[1] is not None and image.size != size:
                 problems.append(f"{path}: {image.size[0]}x{image.size[1]} pixels, expected {size[0]}x{size[1]}")
         else:
             frames = getattr(image, "n_frames", 1)
@@ -51,7 +53,7 @@ def main(argv):
     problems = []
     for arg in argv[1:]:
         path, _, size = arg.partition("@")
-        problems += check(path, tuple(int(v) for v in size.split("x")) if size else None)
+        problems += check(path, tuple(None if v == "*" else int(v) for v in size.split("x")) if size else None)
     for p in problems:
         print("check_images.py: " + p, file=sys.stderr)
     print(f"checked {len(argv) - 1} picture(s), {len(problems)} problem(s)")

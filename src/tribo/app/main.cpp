@@ -65,8 +65,10 @@ int main(int argc, char** argv) {
   plot->add_option("--times", plot_options.times,
                    "snapshots at the frames nearest these times, s (comma-separated; implies --frames)")
       ->delimiter(',');
-  plot->add_option("--movie", plot_options.movie, "also an animation of the run: gif or mp4 (needs ffmpeg)")
-      ->check(CLI::IsMember({"gif", "mp4"}));
+  auto* movie = plot->add_option("--movie", plot_options.movie,
+                                 "also an animation of the run: gif (the default) or mp4 (needs ffmpeg)")
+                    ->expected(0, 1)
+                    ->check(CLI::IsMember({"gif", "mp4"}));
 
   // README: usage errors exit 1 (CLI11's own codes, 104-109, are not part of Tribo's contract);
   // --help and --version exit 0.
@@ -88,7 +90,10 @@ int main(int argc, char** argv) {
   if (threads < 0 || threads > kMaxThreads)
     return usage_error(fmt::format("--threads must be in 0..{} (0: all cores), got {}", kMaxThreads, threads));
 
-  if (*plot) return tribo::app::run_plot(plot_options);
+  if (*plot) {
+    if (movie->count() > 0 && plot_options.movie.empty()) plot_options.movie = "gif";  // bare --movie
+    return tribo::app::run_plot(plot_options);
+  }
 
   try {
     if (*check) {

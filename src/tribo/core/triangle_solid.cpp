@@ -60,7 +60,7 @@ void TriangleSolid::build_buckets(int axis) {
   g.v = (axis + 2) % 3;
   // About two triangles of a closed surface per bucket per side of it; capped so that the grid
   // stays small next to the mesh.
-  const int side = std::clamp(static_cast<int>(std::sqrt(triangles_.size() / 2.0)) + 1, 1, 512);
+  const int side = std::clamp(static_cast<int>(2.0 * std::sqrt(static_cast<double>(triangles_.size()))) + 1, 1, 1024);
   auto setup = [&](int c, double& origin, double& inverse, int& count) {
     const double extent = upper_[c] - lower_[c];
     origin = lower_[c];
