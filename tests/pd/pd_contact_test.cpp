@@ -30,6 +30,7 @@ SimulationSpec two_points(double r, const Vec3& direction) {
   const Vec3 other = r * direction.normalized();
   add_body(spec, "a", 0, box(3, -half, half));
   add_body(spec, "b", 1, box(3, other - half, other + half));
+  spec.pd.contact.model = PdContactModel::Pairwise;  // the seed's springs
   spec.pd.contact.friction_model = FrictionModel::None;
   return spec;
 }
@@ -100,6 +101,7 @@ TEST(ContactPairs, FacesOfABrokenBondTouchButBondedNeighboursNeverDo) {
   add_material(spec, m);
   add_body(spec, "plate", 0, box(2, Vec3::Zero(), Vec3(10 * h, 10 * h, 0)));
   spec.pd.precracks.push_back({{Vec3(-h, 5 * h, 0), Vec3(11 * h, 5 * h, 0)}});
+  spec.pd.contact.model = PdContactModel::Pairwise;
   spec.pd.contact.friction_model = FrictionModel::None;
   PdSimulation<2> sim(spec);
   ASSERT_NE(sim.contact(), nullptr);
