@@ -150,10 +150,15 @@ class MemoryState final : public StateWriter, public StateReader {
   std::map<std::string, std::string> entries_;
 };
 
-TEST(ContactCheckpoint, ARestoredRunContinuesBitwiseThroughContactAndFriction) {
+void expect_bitwise_restart(bool static_friction) {
   // A block thrown at 2 m/s onto another with objective friction: the list, the last pass's
-  // totals and the frictional work are part of the state.
+  // totals, the frictional work and (static above kinetic) the points' slip history are part of
+  // the state.
   SimulationSpec spec = pd_spec(2, h);
+  if (static_friction) {
+    spec.pd.contact.static_friction = 0.8;
+    spec.pd.contact.weakening_distance = 0.05 * h;  // deck key slip_weakening_distance
+  }
   add_material(spec, pd_material("m", MaterialModel::Pmb, 1000, 1e7, 1.0 / 3.0));
   add_body(spec, "lower", 0, box(2, Vec3::Zero(), Vec3(12 * h, 4 * h, 0)));
   add_body(spec, "upper", 0, box(2, Vec3(2 * h, 4.2 * h, 0), Vec3(8 * h, 8.2 * h, 0)),
@@ -175,6 +180,14 @@ TEST(ContactCheckpoint, ARestoredRunContinuesBitwiseThroughContactAndFriction) {
             0);
   EXPECT_EQ(straight.frictional_work(), restored.frictional_work());
   EXPECT_EQ(straight.contact_force(0, 0), restored.contact_force(0, 0));
+}
+
+TEST(ContactCheckpoint, ARestoredRunContinuesBitwiseThroughContactAndFriction) {
+  expect_bitwise_restart(false);
+}
+
+TEST(ContactCheckpoint, ARestoredRunContinuesBitwiseThroughTheSlipHistory) {
+  expect_bitwise_restart(true);
 }
 
 }  // namespace

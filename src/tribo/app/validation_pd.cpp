@@ -204,8 +204,9 @@ std::vector<ValidationRow> floor_stop() {
 }
 
 // Issue 12: with static_friction 0.6 > tan 25 (kinetic 0.25) the block of incline-pd.yaml should
-// rest: move less than 1% of what it slides with static = kinetic. Not met yet (docs/pd-friction.md,
-// known limitations: the block's undamped bounce on the contact unloads it); not in ctest.
+// rest: move less than 1% of what it slides with static = kinetic. Not met yet
+// (docs/pd-friction.md, known limitations: the block's undamped bounce on the contact unloads
+// it); not in ctest.
 std::vector<ValidationRow> static_rest() {
   const SimulationSpec base = load_example("incline-pd.yaml");
   const double slipping = pd::measure_centroid_motion<2>(base, "block", kSettled).travel;

@@ -11,7 +11,8 @@ namespace {
 void read_contact(const DeckNode& node, PdContactSpec& contact) {
   const DeckMap map =
       node.map({"model", "radius", "radius_rule", "stiffness", "friction_model", "friction",
-                "static_friction", "weakening_distance", "adhesion", "regularization_velocity"});
+                "static_friction", "slip_weakening_distance", "adhesion",
+                "regularization_velocity"});
   contact.model = choice(map, "model", kPdContactModelNames, "PD contact model", contact.model);
   if (map.get("radius")) contact.radius = positive(map, "radius", contact.radius_in_spacings());
   contact.radius_rule = choice(map, "radius_rule", kPdContactRadiusRuleNames, "contact radius rule",
@@ -30,8 +31,8 @@ void read_contact(const DeckNode& node, PdContactSpec& contact) {
         ->fail(fmt::format("static_friction ({}) must be >= friction ({}): static friction is "
                            "never below kinetic friction",
                            *contact.static_friction, contact.friction));
-  if (map.get("weakening_distance"))
-    contact.weakening_distance = non_negative(map, "weakening_distance", 0.0);
+  if (map.get("slip_weakening_distance"))
+    contact.weakening_distance = non_negative(map, "slip_weakening_distance", 0.0);
   contact.adhesion = non_negative(map, "adhesion", contact.adhesion);
   contact.regularization_velocity =
       non_negative(map, "regularization_velocity", contact.regularization_velocity);

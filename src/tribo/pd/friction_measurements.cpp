@@ -191,10 +191,10 @@ CentroidMotion measure_centroid_motion(const SimulationSpec& spec, const std::st
   return out;
 }
 
-template CentroidMotion measure_centroid_motion<2>(const SimulationSpec&, const std::string&, double,
-                                                   bool);
-template CentroidMotion measure_centroid_motion<3>(const SimulationSpec&, const std::string&, double,
-                                                   bool);
+template CentroidMotion measure_centroid_motion<2>(const SimulationSpec&, const std::string&,
+                                                   double, bool);
+template CentroidMotion measure_centroid_motion<3>(const SimulationSpec&, const std::string&,
+                                                   double, bool);
 
 template SlidingFriction measure_sliding_friction<2>(const SimulationSpec&, const std::string&,
                                                      const std::string&, double);

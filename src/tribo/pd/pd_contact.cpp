@@ -67,7 +67,8 @@ PdContact<Dim>::PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodi
           pd.contact.stiffness_in_units() *
           pair_micromodulus(bodies_[a].micromodulus, bodies_[b].micromodulus) / horizon;
   for (const ContactBody& b : bodies_)
-    point_stiffness_.push_back(b.rigid ? 0.0 : pd.contact.stiffness_in_units() * b.micromodulus / horizon);
+    point_stiffness_.push_back(
+        b.rigid ? 0.0 : pd.contact.stiffness_in_units() * b.micromodulus / horizon);
   for (const ContactBody& b : bodies_) {
     eligibility_.rigid.push_back(b.rigid ? 1 : 0);
     eligibility_.self_contact.push_back(!b.rigid && b.breakable ? 1 : 0);
@@ -97,16 +98,17 @@ void PdContact<Dim>::add_friction(const ContactState<Dim>& state, std::span<Vec<
     case FrictionModel::Bfcm:
       add_pairwise_friction(
           state, force,
-          [](const FrictionLaw& law, double n, double, double a, double s, const Vec<Dim>& m, const Vec<Dim>& v,
-                 const Vec<Dim>& t, const Vec<Dim>&) {
+          [](const FrictionLaw& law, double n, double, double a, double s, const Vec<Dim>& m,
+             const Vec<Dim>& v, const Vec<Dim>& t, const Vec<Dim>&) {
             return bond_friction<Dim>(law, n, a, s, m, v, t);
           });
       break;
     case FrictionModel::Nfcm:
       add_pairwise_friction(
           state, force,
-          [](const FrictionLaw& law, double, double pressing, double a, double s, const Vec<Dim>&, const Vec<Dim>& v,
-                 const Vec<Dim>& t, const Vec<Dim>& surface_normal) {
+          [](const FrictionLaw& law, double, double pressing, double a, double s,
+             const Vec<Dim>&, const Vec<Dim>& v, const Vec<Dim>& t,
+             const Vec<Dim>& surface_normal) {
             return naive_friction<Dim>(law, pressing, a, s, surface_normal, v, t);
           });
       break;
