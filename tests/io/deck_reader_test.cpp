@@ -335,8 +335,15 @@ pd: {spacing: 0.1}
   EXPECT_EQ(s3.materials[0].poisson_ratio, 0.25);
   EXPECT_EQ(s3.pd.spacing, 0.1);
   EXPECT_EQ(s3.pd.horizon, 3.015);
-  EXPECT_EQ(s3.pd.contact.radius, 0.9);
-  EXPECT_EQ(s3.pd.contact.stiffness, 15.0);
+  // Smoothed contact by default, kernel support 2 spacings (issue 12); pairwise keeps 0.9.
+  EXPECT_EQ(s3.pd.contact.model, PdContactModel::Smoothed);
+  EXPECT_FALSE(s3.pd.contact.radius);
+  EXPECT_EQ(s3.pd.contact.radius_in_spacings(), 2.0);
+  EXPECT_EQ(s3.pd.contact.stiffness_in_units(), 1.0);
+  SimulationSpec pairwise = s3;
+  pairwise.pd.contact.model = PdContactModel::Pairwise;
+  EXPECT_EQ(pairwise.pd.contact.radius_in_spacings(), 0.9);
+  EXPECT_EQ(pairwise.pd.contact.stiffness_in_units(), 15.0);
   EXPECT_EQ(s3.pd.contact.friction_model, FrictionModel::Objective);
   EXPECT_EQ(s3.pd.contact.regularization_velocity, 1.0e-3);
   EXPECT_TRUE(s3.pd.surface_correction);

@@ -114,7 +114,9 @@ void expect_same_spec(const SimulationSpec& a, const SimulationSpec& b) {
   const PdSpec &pa = a.pd, &pb = b.pd;
   EXPECT_EQ(pa.spacing, pb.spacing);
   EXPECT_EQ(pa.horizon, pb.horizon);
+  EXPECT_EQ(pa.contact.model, pb.contact.model);
   EXPECT_EQ(pa.contact.radius, pb.contact.radius);
+  EXPECT_EQ(pa.contact.radius_rule, pb.contact.radius_rule);
   EXPECT_EQ(pa.contact.stiffness, pb.contact.stiffness);
   EXPECT_EQ(pa.contact.friction_model, pb.contact.friction_model);
   EXPECT_EQ(pa.contact.friction, pb.contact.friction);

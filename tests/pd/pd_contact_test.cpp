@@ -30,6 +30,7 @@ SimulationSpec two_points(double r, const Vec3& direction) {
   const Vec3 other = r * direction.normalized();
   add_body(spec, "a", 0, box(3, -half, half));
   add_body(spec, "b", 1, box(3, other - half, other + half));
+  spec.pd.contact.model = PdContactModel::Pairwise;  // the seed's springs
   spec.pd.contact.friction_model = FrictionModel::None;
   return spec;
 }
@@ -100,6 +101,7 @@ TEST(ContactPairs, FacesOfABrokenBondTouchButBondedNeighboursNeverDo) {
   add_material(spec, m);
   add_body(spec, "plate", 0, box(2, Vec3::Zero(), Vec3(10 * h, 10 * h, 0)));
   spec.pd.precracks.push_back({{Vec3(-h, 5 * h, 0), Vec3(11 * h, 5 * h, 0)}});
+  spec.pd.contact.model = PdContactModel::Pairwise;
   spec.pd.contact.friction_model = FrictionModel::None;
   PdSimulation<2> sim(spec);
   ASSERT_NE(sim.contact(), nullptr);
@@ -148,10 +150,15 @@ class MemoryState final : public StateWriter, public StateReader {
   std::map<std::string, std::string> entries_;
 };
 
-TEST(ContactCheckpoint, ARestoredRunContinuesBitwiseThroughContactAndFriction) {
+void expect_bitwise_restart(bool static_friction) {
   // A block thrown at 2 m/s onto another with objective friction: the list, the last pass's
-  // totals and the frictional work are part of the state.
+  // totals, the frictional work and (static above kinetic) the points' slip history are part of
+  // the state.
   SimulationSpec spec = pd_spec(2, h);
+  if (static_friction) {
+    spec.pd.contact.static_friction = 0.8;
+    spec.pd.contact.weakening_distance = 0.05 * h;  // deck key slip_weakening_distance
+  }
   add_material(spec, pd_material("m", MaterialModel::Pmb, 1000, 1e7, 1.0 / 3.0));
   add_body(spec, "lower", 0, box(2, Vec3::Zero(), Vec3(12 * h, 4 * h, 0)));
   add_body(spec, "upper", 0, box(2, Vec3(2 * h, 4.2 * h, 0), Vec3(8 * h, 8.2 * h, 0)),
@@ -173,6 +180,14 @@ TEST(ContactCheckpoint, ARestoredRunContinuesBitwiseThroughContactAndFriction) {
             0);
   EXPECT_EQ(straight.frictional_work(), restored.frictional_work());
   EXPECT_EQ(straight.contact_force(0, 0), restored.contact_force(0, 0));
+}
+
+TEST(ContactCheckpoint, ARestoredRunContinuesBitwiseThroughContactAndFriction) {
+  expect_bitwise_restart(false);
+}
+
+TEST(ContactCheckpoint, ARestoredRunContinuesBitwiseThroughTheSlipHistory) {
+  expect_bitwise_restart(true);
 }
 
 }  // namespace

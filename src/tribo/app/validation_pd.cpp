@@ -109,26 +109,124 @@ std::vector<ValidationRow> angular_momentum() {
   return rows;
 }
 
-// Issue 6: the block of examples/incline-pd.yaml travels 0.5 g (sin th - mu cos th) t^2 within
-// 5% with the objective model (and NFCM); BFCM's lower mu_eff makes it travel farther.
-std::vector<ValidationRow> incline() {
-  const SimulationSpec deck = load_example("incline-pd.yaml");
-  const double theta = std::atan2(deck.gravity.x(), -deck.gravity.y());
+// Issue 12: the block of examples/incline-pd.yaml (2D) and incline-pd-3d.yaml slides down a 25
+// degree incline (mu = 0.25) with the default (smoothed) contact: the objective model and NFCM
+// give the acceleration g (sin th - mu cos th) within 3%, fitted after the block has settled
+// (t >= 0.1 s; the contact's first bounce dies out by then); BFCM measured (the seed: its mu_eff
+// falls below mu, so it slides faster).
+constexpr double kSettled = 0.08;  // s, start of the fit
+
+double incline_reference(const SimulationSpec& deck, double mu) {
   const double g = deck.gravity.norm();
-  const double mu = deck.pd.contact.friction;
-  const double T = deck.time.end;
-  const double reference = 0.5 * g * (std::sin(theta) - mu * std::cos(theta)) * T * T;
+  const double theta = std::atan2(deck.gravity.x(), -deck.gravity.y());
+  return g * (std::sin(theta) - mu * std::cos(theta));
+}
+
+template <int Dim>
+std::vector<ValidationRow> incline_rows(const std::string& problem, const SimulationSpec& deck) {
+  const double reference = incline_reference(deck, deck.pd.contact.friction);
   std::vector<ValidationRow> rows;
   for (FrictionModel m : kModels) {
-    const double travel = pd::measure_centroid_travel<2>(with_model(deck, m), "block");
-    const std::string quantity = fmt::format("travel at t = {:g} s (m), {}", T, model_name(m));
+    const pd::CentroidMotion motion =
+        pd::measure_centroid_motion<Dim>(with_model(deck, m), "block", kSettled);
+    const std::string quantity = fmt::format("acceleration (m/s^2), {}", model_name(m));
     if (m == FrictionModel::Bfcm)
-      rows.push_back(
-          claim("pd-incline", quantity + " (> ref)", reference, travel, travel > reference));
+      rows.push_back(claim(problem, quantity + " (> ref)", reference, motion.acceleration,
+                           motion.acceleration > reference));
     else
-      rows.push_back(compare_relative("pd-incline", quantity, reference, travel, 0.05));
+      rows.push_back(compare_relative(problem, quantity, reference, motion.acceleration, 0.03));
   }
   return rows;
+}
+
+std::vector<ValidationRow> incline() {
+  return incline_rows<2>("pd-incline", load_example("incline-pd.yaml"));
+}
+std::vector<ValidationRow> incline_3d() {
+  return incline_rows<3>("pd-incline-3d", load_example("incline-pd-3d.yaml"));
+}
+
+// Issue 12: no friction at all. The lattice washboard of the repulsion must not act as friction:
+// mu_eff = (g sin th - a) / (g cos th) below 0.01 on the incline, for the block's lattice aligned
+// with the floor's and shifted by h/2, and for gravity x0.1 and x10 (the contact was not sized to
+// the load); on the flat floor (gravity straight down) a block launched at 0.3 m/s keeps its speed:
+// mu_eff = -a / g below 0.01.
+std::vector<ValidationRow> frictionless() {
+  const SimulationSpec base = load_example("incline-pd.yaml");
+  std::vector<ValidationRow> rows;
+  struct Case {
+    const char* name;
+    double shift;    // x offset of the block, spacings
+    double gravity;  // scale
+    bool flat;
+  };
+  for (const Case c : {Case{"incline, offset 0", 0.0, 1.0, false},
+                       Case{"incline, offset h/2", 0.5, 1.0, false},
+                       Case{"incline, gravity x0.1", 0.0, 0.1, false},
+                       Case{"incline, gravity x10", 0.0, 10.0, false},
+                       Case{"flat floor from 0.3 m/s, offset 0", 0.0, 1.0, true},
+                       Case{"flat floor from 0.3 m/s, offset h/2", 0.5, 1.0, true}}) {
+    SimulationSpec deck = base;
+    deck.pd.contact.friction_model = FrictionModel::None;
+    deck.pd.contact.friction = 0.0;
+    const double g = base.gravity.norm() * c.gravity;
+    if (c.flat) {
+      deck.gravity = Vec3(0, -g, 0);
+      deck.bodies[deck.body_index("block")].velocity = Vec3(0.3, 0, 0);
+    } else {
+      deck.gravity *= c.gravity;
+    }
+    BodySpec& block = deck.bodies[deck.body_index("block")];
+    block.geometry.min.x() += c.shift * deck.pd.spacing;
+    block.geometry.max.x() += c.shift * deck.pd.spacing;
+    const pd::CentroidMotion motion = pd::measure_centroid_motion<2>(deck, "block", kSettled);
+    const double theta = c.flat ? 0.0 : std::atan2(deck.gravity.x(), -deck.gravity.y());
+    const double mu_eff =
+        (g * std::sin(theta) - motion.acceleration) / (g * std::cos(theta));
+    rows.push_back(compare_absolute("pd-frictionless", fmt::format("mu_eff, {}", c.name), 0.0,
+                                    mu_eff, 0.01));
+  }
+  return rows;
+}
+
+// Issue 12: a block launched at v0 = 0.5 m/s on the flat floor (mu = 0.25, objective) stops
+// after v0^2 / (2 mu g) within 3%.
+std::vector<ValidationRow> floor_stop() {
+  SimulationSpec deck = load_example("incline-pd.yaml");
+  const double g = deck.gravity.norm(), mu = deck.pd.contact.friction, v0 = 0.5;
+  deck.gravity = Vec3(0, -g, 0);
+  deck.bodies[deck.body_index("block")].velocity = Vec3(v0, 0, 0);
+  const double reference = v0 * v0 / (2.0 * mu * g);
+  deck.time.end = 1.5 * v0 / (mu * g);
+  const pd::CentroidMotion motion = pd::measure_centroid_motion<2>(deck, "block", 0.0, true);
+  return {compare_relative("pd-floor-stop", "stopping distance from 0.5 m/s (m)", reference,
+                           motion.travel, 0.03)};
+}
+
+// Issue 12: with static_friction 0.6 > tan 25 (kinetic 0.25) the block of incline-pd.yaml should
+// rest: move less than 1% of what it slides with static = kinetic. Not met yet
+// (docs/pd-friction.md, known limitations: the block's undamped bounce on the contact unloads
+// it); not in ctest.
+std::vector<ValidationRow> static_rest() {
+  const SimulationSpec base = load_example("incline-pd.yaml");
+  const double slipping = pd::measure_centroid_motion<2>(base, "block", kSettled).travel;
+  SimulationSpec deck = base;
+  deck.pd.contact.static_friction = 0.6;
+  const double resting = pd::measure_centroid_motion<2>(deck, "block", kSettled).travel;
+  return {compare_absolute("pd-static-rest", "travel with static 0.6 / travel slipping", 0.0,
+                           resting / slipping, 0.01)};
+}
+
+// Issue 12: a disk launched at v0 without spin on a flat floor (objective friction) ends rolling
+// at (2/3) v0 within 5% (a uniform disk: I = m r^2 / 2), measured as the mean speed from 1.5
+// times the rolling time v0 / (3 mu g) on (the lattice rim makes the rolling disk hop a little).
+std::vector<ValidationRow> rolling_disk() {
+  const SimulationSpec deck = load_example("pd-rolling-disk.yaml");
+  const double v0 = deck.bodies[deck.body_index("disk")].velocity.x();
+  const double rolling = v0 / (3.0 * deck.pd.contact.friction * deck.gravity.norm());
+  const pd::CentroidMotion motion = pd::measure_centroid_motion<2>(deck, "disk", 1.5 * rolling);
+  return {compare_relative("pd-rolling-disk", "rolling speed (m/s), objective", 2.0 / 3.0 * v0,
+                           motion.mean_velocity, 0.05)};
 }
 
 }  // namespace
@@ -144,7 +242,20 @@ void add_pd_validation_problems(std::vector<ValidationProblem>& problems) {
                       "PD disks in a glancing frictional impact: angular momentum",
                       angular_momentum});
   problems.push_back(
-      {"pd-incline", "PD block slipping down a 30 degree incline, mu = 0.3", incline});
+      {"pd-incline", "PD block slipping down a 25 degree incline, mu = 0.25 (2D)", incline});
+  problems.push_back(
+      {"pd-incline-3d", "PD block slipping down a 25 degree incline, mu = 0.25 (3D)", incline_3d});
+  problems.push_back({"pd-frictionless",
+                      "PD block without friction on an incline and a flat floor: mu_eff < 0.01",
+                      frictionless});
+  problems.push_back({"pd-floor-stop", "PD block stopping on a flat floor (mu = 0.25)",
+                      floor_stop});
+  problems.push_back({"pd-static-rest",
+                      "PD block resting on a 25 degree incline with static friction 0.6",
+                      static_rest});
+  problems.push_back({"pd-rolling-disk",
+                      "PD disk launched without spin on a floor rolls at 2/3 of its speed",
+                      rolling_disk});
 }
 
 }  // namespace tribo::app

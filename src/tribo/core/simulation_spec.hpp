@@ -100,12 +100,38 @@ struct MpmSpec {
 
 enum class FrictionModel { None, Bfcm, Nfcm, Objective };
 
+// smoothed: repulsion against a smoothed volume fraction of the other bodies' matter (the default;
+// docs/pd-friction.md); pairwise: the seed's springs between point pairs (LAMMPS PERI, Peridigm).
+enum class PdContactModel { Smoothed, Pairwise };
+// Pairwise contact radius: fixed = radius x h for every pair; lammps = LAMMPS PERI's rule
+// d_pi = min(0.9 |X_p - X_i|, 1.35 h) from the reference positions.
+enum class PdContactRadiusRule { Fixed, Lammps };
+
 struct PdContactSpec {
-  double radius = 0.9;        // in lattice spacings
-  double stiffness = 15.0;    // in units of the bond micromodulus
+  PdContactModel model = PdContactModel::Smoothed;
+  // In lattice spacings. smoothed: the kernel support R (default 2.0); pairwise: the contact
+  // radius d (default 0.9). Empty = the model's default.
+  std::optional<double> radius;
+  // In units of the bond micromodulus c: smoothed, a point's normal spring k_p = stiffness c V^2 /
+  // delta (default 1); pairwise, c_s = stiffness c (default 15). Empty = the model's default.
+  std::optional<double> stiffness;
+  PdContactRadiusRule radius_rule = PdContactRadiusRule::Fixed;  // pairwise only
+  double radius_in_spacings() const {
+    if (radius) return *radius;
+    return model == PdContactModel::Smoothed ? 2.0 : 0.9;
+  }
+  double stiffness_in_units() const {
+    if (stiffness) return *stiffness;
+    return model == PdContactModel::Smoothed ? 1.0 : 15.0;
+  }
   FrictionModel friction_model = FrictionModel::Objective;
   double friction = 0.0;
   std::optional<double> static_friction;
+  // Slip (m) over which a point's friction weakens from static to kinetic once it slides (as
+  // MPM's slip_weakening_distance, contact/coulomb_friction.hpp after_slip); it recovers the
+  // static value when the point sticks (slip speed below regularization_velocity) or leaves
+  // contact. Empty = 0.01 h; 0 = the regularised law's drop with the slip speed alone.
+  std::optional<double> weakening_distance;
   double adhesion = 0.0;
   double regularization_velocity = 1.0e-3;  // m/s; 0 = none
 };

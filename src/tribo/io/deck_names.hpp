@@ -69,6 +69,16 @@ inline constexpr std::array<DeckName<FrictionModel>, 4> kFrictionModelNames{{
     {FrictionModel::None, "none"},
 }};
 
+inline constexpr std::array<DeckName<PdContactModel>, 2> kPdContactModelNames{{
+    {PdContactModel::Smoothed, "smoothed"},
+    {PdContactModel::Pairwise, "pairwise"},
+}};
+
+inline constexpr std::array<DeckName<PdContactRadiusRule>, 2> kPdContactRadiusRuleNames{{
+    {PdContactRadiusRule::Fixed, "fixed"},
+    {PdContactRadiusRule::Lammps, "lammps"},
+}};
+
 inline constexpr std::array<DeckName<PdSpec::PartialVolume>, 3> kPartialVolumeNames{{
     {PdSpec::PartialVolume::Automatic, "automatic"},
     {PdSpec::PartialVolume::Hhb, "hhb"},

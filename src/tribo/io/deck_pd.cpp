@@ -9,10 +9,19 @@ namespace tribo::io::deck {
 namespace {
 
 void read_contact(const DeckNode& node, PdContactSpec& contact) {
-  const DeckMap map = node.map({"radius", "stiffness", "friction_model", "friction",
-                                "static_friction", "adhesion", "regularization_velocity"});
-  contact.radius = positive(map, "radius", contact.radius);
-  contact.stiffness = positive(map, "stiffness", contact.stiffness);
+  const DeckMap map =
+      node.map({"model", "radius", "radius_rule", "stiffness", "friction_model", "friction",
+                "static_friction", "slip_weakening_distance", "adhesion",
+                "regularization_velocity"});
+  contact.model = choice(map, "model", kPdContactModelNames, "PD contact model", contact.model);
+  if (map.get("radius")) contact.radius = positive(map, "radius", contact.radius_in_spacings());
+  contact.radius_rule = choice(map, "radius_rule", kPdContactRadiusRuleNames, "contact radius rule",
+                               contact.radius_rule);
+  if (contact.radius_rule == PdContactRadiusRule::Lammps &&
+      contact.model != PdContactModel::Pairwise)
+    map.get("radius_rule")->fail("radius_rule: lammps needs model: pairwise");
+  if (map.get("stiffness"))
+    contact.stiffness = positive(map, "stiffness", contact.stiffness_in_units());
   contact.friction_model = choice(map, "friction_model", kFrictionModelNames, "friction model",
                                   contact.friction_model);
   contact.friction = non_negative(map, "friction", contact.friction);
@@ -22,6 +31,8 @@ void read_contact(const DeckNode& node, PdContactSpec& contact) {
         ->fail(fmt::format("static_friction ({}) must be >= friction ({}): static friction is "
                            "never below kinetic friction",
                            *contact.static_friction, contact.friction));
+  if (map.get("slip_weakening_distance"))
+    contact.weakening_distance = non_negative(map, "slip_weakening_distance", 0.0);
   contact.adhesion = non_negative(map, "adhesion", contact.adhesion);
   contact.regularization_velocity =
       non_negative(map, "regularization_velocity", contact.regularization_velocity);

@@ -231,12 +231,17 @@ void emit_pd(YAML::Emitter& out, const SimulationSpec& spec) {
   out << YAML::Key << "spacing" << YAML::Value << number(pd.spacing);
   out << YAML::Key << "horizon" << YAML::Value << number(pd.horizon);
   out << YAML::Key << "contact" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "radius" << YAML::Value << number(c.radius);
-  out << YAML::Key << "stiffness" << YAML::Value << number(c.stiffness);
+  out << YAML::Key << "model" << YAML::Value << name(c.model, kPdContactModelNames);
+  if (c.radius) out << YAML::Key << "radius" << YAML::Value << number(*c.radius);
+  out << YAML::Key << "radius_rule" << YAML::Value
+      << name(c.radius_rule, kPdContactRadiusRuleNames);
+  if (c.stiffness) out << YAML::Key << "stiffness" << YAML::Value << number(*c.stiffness);
   out << YAML::Key << "friction_model" << YAML::Value << name(c.friction_model, kFrictionModelNames);
   out << YAML::Key << "friction" << YAML::Value << number(c.friction);
   if (c.static_friction)
     out << YAML::Key << "static_friction" << YAML::Value << number(*c.static_friction);
+  if (c.weakening_distance)
+    out << YAML::Key << "slip_weakening_distance" << YAML::Value << number(*c.weakening_distance);
   out << YAML::Key << "adhesion" << YAML::Value << number(c.adhesion);
   out << YAML::Key << "regularization_velocity" << YAML::Value << number(c.regularization_velocity);
   out << YAML::EndMap;  // contact

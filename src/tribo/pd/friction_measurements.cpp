@@ -136,6 +136,66 @@ double measure_centroid_travel(const SimulationSpec& spec, const std::string& bo
   return centroid_x() - x0;
 }
 
+template <int Dim>
+CentroidMotion measure_centroid_motion(const SimulationSpec& spec, const std::string& body,
+                                       double fit_from, bool stop_when_at_rest) {
+  PdSimulation<Dim> sim(spec);
+  const int b = spec.body_index(body);
+  if (b < 0) throw std::invalid_argument(fmt::format("no body named '{}'", body));
+  const PointRange range = sim.body_points()[b];
+  auto centroid = [&](double& x, double& v) {
+    const Particles<Dim>& p = sim.particles();
+    double m = 0.0, mx = 0.0, mv = 0.0;
+    for (int i = range.begin; i < range.end; ++i) {
+      m += p.mass[i];
+      mx += p.mass[i] * p.position[i].x();
+      mv += p.mass[i] * p.velocity[i].x();
+    }
+    x = mx / m;
+    v = mv / m;
+  };
+  double x0, v0;
+  centroid(x0, v0);
+  // Least squares x = c0 + c1 t + c2 t^2 over the samples (t shifted to fit_from): normal
+  // equations of the 3 x 3 Vandermonde system.
+  double S[5] = {0, 0, 0, 0, 0}, T[3] = {0, 0, 0};
+  CentroidMotion out;
+  double x = x0, v = v0;
+  while (sim.time() < spec.time.end - 0.5 * sim.dt()) {
+    sim.step();
+    centroid(x, v);
+    if (sim.time() >= fit_from) {
+      const double t = sim.time() - fit_from;
+      double tk = 1.0;
+      for (int k = 0; k < 5; ++k, tk *= t) S[k] += tk;
+      T[0] += x - x0;
+      T[1] += (x - x0) * t;
+      T[2] += (x - x0) * t * t;
+      out.mean_velocity += v;
+    }
+    if (out.stop_time < 0.0 && v <= 0.0 && v0 > 0.0) {
+      out.stop_time = sim.time();
+      if (stop_when_at_rest) break;
+    }
+  }
+  sim.check_health();
+  out.travel = x - x0;
+  out.final_velocity = v;
+  if (S[0] > 0.0) out.mean_velocity /= S[0];
+  if (S[0] >= 3.0) {
+    Eigen::Matrix3d A;
+    A << S[0], S[1], S[2], S[1], S[2], S[3], S[2], S[3], S[4];
+    const Eigen::Vector3d c = A.ldlt().solve(Eigen::Vector3d(T[0], T[1], T[2]));
+    out.acceleration = 2.0 * c[2];
+  }
+  return out;
+}
+
+template CentroidMotion measure_centroid_motion<2>(const SimulationSpec&, const std::string&,
+                                                   double, bool);
+template CentroidMotion measure_centroid_motion<3>(const SimulationSpec&, const std::string&,
+                                                   double, bool);
+
 template SlidingFriction measure_sliding_friction<2>(const SimulationSpec&, const std::string&,
                                                      const std::string&, double);
 template SlidingFriction measure_sliding_friction<3>(const SimulationSpec&, const std::string&,

@@ -45,4 +45,18 @@ AngularMomentumDrift measure_angular_momentum_drift(const SimulationSpec& spec);
 template <int Dim>
 double measure_centroid_travel(const SimulationSpec& spec, const std::string& body);
 
+// A run to spec.time.end (or until `body` stops, when stop_when_at_rest): the x motion of its
+// centroid. acceleration: least-squares parabola through the centroid's x at every step from
+// fit_from on (the block has settled on its contact by then).
+struct CentroidMotion {
+  double travel = 0.0;        // m, x(end) - x(0)
+  double acceleration = 0.0;  // m/s^2, fitted
+  double final_velocity = 0.0;
+  double mean_velocity = 0.0;  // m/s, mean x velocity over the steps from fit_from on
+  double stop_time = -1.0;    // s, first time the x velocity reached <= 0 (-1: never)
+};
+template <int Dim>
+CentroidMotion measure_centroid_motion(const SimulationSpec& spec, const std::string& body,
+                                       double fit_from, bool stop_when_at_rest = false);
+
 }  // namespace tribo::pd

@@ -10,6 +10,9 @@ namespace tribo::pd {
 namespace {
 // Skin of the Verlet list in units of the contact radius.
 constexpr double skin_fraction = 0.5;
+// LAMMPS PERI (fix PERI_NEIGH / pair peri): d = min(0.9 |X_p - X_i|, 1.35 lc).
+constexpr double lammps_radius_factor = 0.9;
+constexpr double lammps_radius_cap = 1.35;
 }  // namespace
 
 template <int Dim>
@@ -22,16 +25,30 @@ bool PdContact<Dim>::needed(const std::vector<ContactBody>& bodies) {
   return deformable > 0 && bodies.size() > 1;
 }
 
+// The list's cutoff: the kernel support R (smoothed), d (pairwise), or LAMMPS' largest d, 1.35 h.
+double list_radius(const PdSpec& pd) {
+  if (pd.contact.model == PdContactModel::Pairwise &&
+      pd.contact.radius_rule == PdContactRadiusRule::Lammps)
+    return lammps_radius_cap * pd.spacing;
+  return pd.contact.radius_in_spacings() * pd.spacing;
+}
+
 template <int Dim>
 PdContact<Dim>::PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodies,
-                          int material_count)
-    : radius_(pd.contact.radius * pd.spacing),
+                          int material_count, double cell_volume)
+    : radius_(list_radius(pd)),
       spacing_(pd.spacing),
       model_(pd.contact.friction_model),
+      contact_model_(pd.contact.model),
+      lammps_radius_(pd.contact.model == PdContactModel::Pairwise &&
+                     pd.contact.radius_rule == PdContactRadiusRule::Lammps),
+      cell_volume_(cell_volume > 0.0 ? cell_volume : std::pow(pd.spacing, Dim)),
       body_count_(static_cast<int>(bodies.size())),
       material_count_(material_count),
       bodies_(bodies),
-      list_(pd.contact.radius * pd.spacing, skin_fraction * pd.contact.radius * pd.spacing) {
+      list_(list_radius(pd), skin_fraction * list_radius(pd)) {
+  if (contact_model_ == PdContactModel::Smoothed)
+    calibration_ = calibrate_smoothed_surface<Dim>(pd.contact.radius_in_spacings());
   ContactLawSpec law;
   law.friction = pd.contact.friction;
   law.static_friction = pd.contact.static_friction;
@@ -39,14 +56,19 @@ PdContact<Dim>::PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodi
   law_.coulomb = contact::CoulombFriction::from_spec(law);
   law_.regularization_velocity = pd.contact.regularization_velocity;
   if (model_ == FrictionModel::None) law_.coulomb = contact::CoulombFriction{};
+  if (law_.coulomb.static_coefficient > law_.coulomb.kinetic)
+    weakening_distance_ = pd.contact.weakening_distance.value_or(0.01 * pd.spacing);
 
   const double horizon = pd.horizon * pd.spacing;
   pair_stiffness_.assign(static_cast<std::size_t>(body_count_) * body_count_, 0.0);
   for (int a = 0; a < body_count_; ++a)
     for (int b = 0; b < body_count_; ++b)
       pair_stiffness_[a * body_count_ + b] =
-          pd.contact.stiffness *
+          pd.contact.stiffness_in_units() *
           pair_micromodulus(bodies_[a].micromodulus, bodies_[b].micromodulus) / horizon;
+  for (const ContactBody& b : bodies_)
+    point_stiffness_.push_back(
+        b.rigid ? 0.0 : pd.contact.stiffness_in_units() * b.micromodulus / horizon);
   for (const ContactBody& b : bodies_) {
     eligibility_.rigid.push_back(b.rigid ? 1 : 0);
     eligibility_.self_contact.push_back(!b.rigid && b.breakable ? 1 : 0);
@@ -61,7 +83,10 @@ void PdContact<Dim>::add_forces(const ContactState<Dim>& state, std::span<Vec<Di
   std::fill(totals_.begin(), totals_.end(), Vec<Dim>::Zero());
   dissipation_ = 0.0;
   find_pairs_in_contact(state, force);
+  if (weakening_distance_ > 0.0 && slip_.size() != state.position.size())
+    slip_.assign(state.position.size(), 0.0);
   if (!active_first_.empty() && !law_.coulomb.frictionless()) add_friction(state, force);
+  if (weakening_distance_ > 0.0) update_slip(state);
   for (std::size_t k = 0; k < active_first_.size(); ++k)
     normal_of_point_[active_first_[k]] = normal_of_point_[active_second_[k]] = 0.0;
 }
@@ -73,14 +98,19 @@ void PdContact<Dim>::add_friction(const ContactState<Dim>& state, std::span<Vec<
     case FrictionModel::Bfcm:
       add_pairwise_friction(
           state, force,
-          [this](double n, double a, double s, const Vec<Dim>& m, const Vec<Dim>& v,
-                 const Vec<Dim>& t) { return bond_friction<Dim>(law_, n, a, s, m, v, t); });
+          [](const FrictionLaw& law, double n, double, double a, double s, const Vec<Dim>& m,
+             const Vec<Dim>& v, const Vec<Dim>& t, const Vec<Dim>&) {
+            return bond_friction<Dim>(law, n, a, s, m, v, t);
+          });
       break;
     case FrictionModel::Nfcm:
       add_pairwise_friction(
           state, force,
-          [this](double n, double a, double s, const Vec<Dim>& m, const Vec<Dim>& v,
-                 const Vec<Dim>& t) { return naive_friction<Dim>(law_, n, a, s, m, v, t); });
+          [](const FrictionLaw& law, double, double pressing, double a, double s,
+             const Vec<Dim>&, const Vec<Dim>& v, const Vec<Dim>& t,
+             const Vec<Dim>& surface_normal) {
+            return naive_friction<Dim>(law, pressing, a, s, surface_normal, v, t);
+          });
       break;
     case FrictionModel::Objective:
       add_objective_friction(state, force);
@@ -90,41 +120,134 @@ void PdContact<Dim>::add_friction(const ContactState<Dim>& state, std::span<Vec<
   }
 }
 
-// The short-range repulsion (short_range_force.hpp) of every listed pair inside the radius.
+template <int Dim>
+double PdContact<Dim>::pair_radius(int p, int i, const ContactState<Dim>& state) const {
+  if (!lammps_radius_) return radius_;
+  const double reference = (state.reference_position[i] - state.reference_position[p]).norm();
+  return std::min(lammps_radius_factor * reference, radius_);
+}
+
+template <int Dim>
+void PdContact<Dim>::push_active(int p, int i, double normal, const Vec<Dim>& direction,
+                                 const Vec<Dim>& surface_normal, const ContactState<Dim>& state,
+                                 std::span<Vec<Dim>> force) {
+  force[p] -= normal * direction;
+  force[i] += normal * direction;
+  add_to_totals(p, i, state, -normal * direction);
+  active_first_.push_back(p);
+  active_second_.push_back(i);
+  active_normal_.push_back(normal);
+  active_direction_.push_back(direction);
+  active_surface_normal_.push_back(surface_normal);
+}
+
+// The repulsion of every listed pair in contact: the seed's springs (short_range_force.hpp) or
+// the smoothed surface (find_smoothed_pairs).
 template <int Dim>
 void PdContact<Dim>::find_pairs_in_contact(const ContactState<Dim>& state,
                                            std::span<Vec<Dim>> force) {
-  const ContactPairList& pairs = list_.pairs();
-  const auto y = state.position;
   active_first_.clear();
   active_second_.clear();
   active_normal_.clear();
   active_direction_.clear();
-  const double radius_squared = radius_ * radius_;
-  for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const int p = pairs.first[k], i = pairs.second[k];
-    if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;  // still bonded
-    const Vec<Dim> Y = y[i] - y[p];
-    const double r2 = Y.squaredNorm();
-    if (r2 >= radius_squared || r2 <= 0.0) continue;
-    const double r = std::sqrt(r2);
-    const Vec<Dim> M = Y / r;
-    const double k_pi = pair_stiffness_[state.body[p] * body_count_ + state.body[i]];
-    const double normal =
-        short_range_normal_force(k_pi, state.volume[p], state.volume[i], radius_, r);
-    force[p] -= normal * M;
-    force[i] += normal * M;
-    add_to_totals(p, i, state, -normal * M);
-    active_first_.push_back(p);
-    active_second_.push_back(i);
-    active_normal_.push_back(normal);
-    active_direction_.push_back(M);
+  active_surface_normal_.clear();
+  if (contact_model_ == PdContactModel::Smoothed) {
+    find_smoothed_pairs(state, force);
+  } else {
+    const ContactPairList& pairs = list_.pairs();
+    const auto y = state.position;
+    const double radius_squared = radius_ * radius_;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const int p = pairs.first[k], i = pairs.second[k];
+      if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;  // bonded
+      const Vec<Dim> Y = y[i] - y[p];
+      const double r2 = Y.squaredNorm();
+      if (r2 >= radius_squared || r2 <= 0.0) continue;
+      const double r = std::sqrt(r2);
+      const double d = pair_radius(p, i, state);
+      if (r >= d) continue;
+      const Vec<Dim> M = Y / r;
+      const double k_pi = pair_stiffness_[state.body[p] * body_count_ + state.body[i]];
+      const double normal = short_range_normal_force(k_pi, state.volume[p], state.volume[i], d, r);
+      push_active(p, i, normal, M, M, state, force);
+    }
   }
-  if (normal_of_point_.size() != y.size()) normal_of_point_.assign(y.size(), 0.0);
+  if (normal_of_point_.size() != state.position.size())
+    normal_of_point_.assign(state.position.size(), 0.0);
   for (std::size_t k = 0; k < active_first_.size(); ++k) {
     normal_of_point_[active_first_[k]] += active_normal_[k];
     normal_of_point_[active_second_[k]] += active_normal_[k];
   }
+}
+
+// E_p'(phi) = (k_p h^2 / G0^2) <phi - phi0>_+, k_p = stiffness c V_p^2 / delta.
+template <int Dim>
+double PdContact<Dim>::energy_slope(int point, double phi, const ContactState<Dim>& state) const {
+  const double excess = phi - calibration_.phi0;
+  if (excess <= 0.0) return 0.0;
+  const double v = state.volume[point];
+  const double k = point_stiffness_[state.body[point]] * v * v;
+  return k * spacing_ * spacing_ * excess / (calibration_.gradient * calibration_.gradient);
+}
+
+// Smoothed surface (smoothed_surface.hpp; docs/pd-friction.md): phi_p and g_p = d phi_p / d y_p
+// over the pairs within R, then each pair's central force
+//   f_p = -N M,  N = -(E_p' V_i + E_i' V_p) w'(q) / (R V_cell) >= 0,
+// the exact derivative of sum_p E_p(phi_p) (w' <= 0, E' >= 0: repulsive only). The pair's
+// surface normal n = unit(g_p - g_i) (from p's side to i's) is what friction slides along.
+template <int Dim>
+void PdContact<Dim>::find_smoothed_pairs(const ContactState<Dim>& state,
+                                         std::span<Vec<Dim>> force) {
+  const ContactPairList& pairs = list_.pairs();
+  const auto y = state.position;
+  const auto V = state.volume;
+  if (phi_.size() != y.size()) {
+    phi_.assign(y.size(), 0.0);
+    phi_gradient_.assign(y.size(), Vec<Dim>::Zero());
+  }
+  near_first_.clear();
+  near_second_.clear();
+  near_direction_.clear();
+  near_slope_.clear();
+  const double radius_squared = radius_ * radius_;
+  const double unit = 1.0 / cell_volume_;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const int p = pairs.first[k], i = pairs.second[k];
+    if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;  // bonded
+    const Vec<Dim> Y = y[i] - y[p];
+    const double r2 = Y.squaredNorm();
+    if (r2 >= radius_squared || r2 <= 0.0) continue;
+    const double r = std::sqrt(r2);
+    const double q = r / radius_;
+    const Vec<Dim> M = Y / r;
+    const double w = wendland(q) * unit;
+    const double slope = wendland_slope(q) * unit / radius_;  // d(w/V_cell)/dr <= 0
+    phi_[p] += V[i] * w;
+    phi_[i] += V[p] * w;
+    // d phi_p / d y_p = V_i slope dr/dy_p = -V_i slope M: towards i.
+    phi_gradient_[p] -= (V[i] * slope) * M;
+    phi_gradient_[i] += (V[p] * slope) * M;
+    near_first_.push_back(p);
+    near_second_.push_back(i);
+    near_direction_.push_back(M);
+    near_slope_.push_back(slope);
+  }
+  for (std::size_t k = 0; k < near_first_.size(); ++k) {
+    const int p = near_first_[k], i = near_second_[k];
+    const double normal = -(energy_slope(p, phi_[p], state) * V[i] +
+                            energy_slope(i, phi_[i], state) * V[p]) *
+                          near_slope_[k];
+    if (!(normal > 0.0)) continue;
+    const Vec<Dim> g = phi_gradient_[p] - phi_gradient_[i];
+    const double g_norm = g.norm();
+    const Vec<Dim> n = g_norm > 0.0 ? Vec<Dim>(g / g_norm) : near_direction_[k];
+    push_active(p, i, normal, near_direction_[k], n, state, force);
+  }
+  for (std::size_t k = 0; k < near_first_.size(); ++k)
+    for (int point : {near_first_[k], near_second_[k]}) {
+      phi_[point] = 0.0;
+      phi_gradient_[point] = Vec<Dim>::Zero();
+    }
 }
 
 template <int Dim>
@@ -145,6 +268,49 @@ double PdContact<Dim>::share(std::size_t k) const {
   const double total =
       std::max(normal_of_point_[active_first_[k]], normal_of_point_[active_second_[k]]);
   return total > 0.0 ? active_normal_[k] / total : 0.0;
+}
+
+// The pair's normal load on the surface, N (M . n)_+: the part of its repulsion along the surface
+// normal (Coulomb's N). The pairs' N M add up to the load, and their tangential parts cancel on a
+// flat surface, so friction mu N (M . n) adds up to mu times the load, where mu N would count it
+// 1/cos of each pair's tilt too often (+12% on a flat lattice with R = 2 h). Pairwise: n = M.
+template <int Dim>
+double PdContact<Dim>::pressing(std::size_t k) const {
+  return active_normal_[k] * std::max(active_direction_[k].dot(active_surface_normal_[k]), 0.0);
+}
+
+template <int Dim>
+FrictionLaw PdContact<Dim>::pair_law(std::size_t k) const {
+  if (!(weakening_distance_ > 0.0)) return law_;
+  FrictionLaw law = law_;
+  law.coulomb = law_.coulomb.after_slip(
+      std::max(slip_[active_first_[k]], slip_[active_second_[k]]), weakening_distance_);
+  return law;
+}
+
+// Slip-weakening history (contact/coulomb_friction.hpp after_slip): a point in contact whose
+// fastest pair slips at >= v_reg (the regularised law's sliding branch; any slip when v_reg = 0)
+// adds that speed x dt to its slip; one that sticks, or is out of contact, starts again from 0.
+// The slip speed is the relative velocity of the pair's points off the surface normal n.
+template <int Dim>
+void PdContact<Dim>::update_slip(const ContactState<Dim>& state) {
+  const std::size_t n_points = state.position.size();
+  if (slip_.size() != n_points) slip_.assign(n_points, 0.0);
+  slip_speed_.assign(n_points, -1.0);
+  for (std::size_t k = 0; k < active_first_.size(); ++k) {
+    const int p = active_first_[k], i = active_second_[k];
+    const Vec<Dim> w = state.velocity[i] - state.velocity[p];
+    const Vec<Dim>& n = active_surface_normal_[k];
+    const double speed = (w - n.dot(w) * n).norm();
+    slip_speed_[p] = std::max(slip_speed_[p], speed);
+    slip_speed_[i] = std::max(slip_speed_[i], speed);
+  }
+  const double v_reg = law_.regularization_velocity;
+  for (std::size_t p = 0; p < n_points; ++p) {
+    const double speed = slip_speed_[p];
+    const bool sliding = v_reg > 0.0 ? speed >= v_reg : speed > 0.0;
+    slip_[p] = sliding ? slip_[p] + speed * state.dt : 0.0;
+  }
 }
 
 template <int Dim>
@@ -175,9 +341,11 @@ void PdContact<Dim>::add_pairwise_friction(const ContactState<Dim>& state,
     const int p = active_first_[k], i = active_second_[k];
     const double area = adhesion_area(k, state);
     const PairFriction<Dim> f =
-        law(active_normal_[k], area, stick_rate(k, state), active_direction_[k],
+        law(pair_law(k), active_normal_[k], pressing(k), area, stick_rate(k, state),
+            active_direction_[k],
             Vec<Dim>(state.velocity[i] - state.velocity[p]),
-            Vec<Dim>(trial_velocity(i, state, force) - trial_velocity(p, state, force)));
+            Vec<Dim>(trial_velocity(i, state, force) - trial_velocity(p, state, force)),
+            active_surface_normal_[k]);
     active_friction_[k] = f.force_on_first;
     dissipation_ += f.dissipation;
   }
@@ -235,7 +403,7 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
       // No velocity field (a point with too few intact bonds): the central BFCM force keeps
       // the momenta balanced for this pair.
       const PairFriction<Dim> f = bond_friction<Dim>(
-          law_, active_normal_[k], area, stick_rate(k, state), M, Vec<Dim>(v[i] - v[p]),
+          pair_law(k), active_normal_[k], area, stick_rate(k, state), M, Vec<Dim>(v[i] - v[p]),
           Vec<Dim>(trial_velocity(i, state, force) - trial_velocity(p, state, force)));
       active_friction_[k] = f.force_on_first;
       dissipation_ += f.dissipation;
@@ -249,8 +417,9 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
     const Vec<Dim> ta = rigid_p ? va : objective_.trial_velocity_at(sp, xc, y);
     const Vec<Dim> tb = rigid_i ? vb : objective_.trial_velocity_at(si, xc, y);
     const Vec<Dim> w = vb - va, wt = tb - ta;
-    const Vec<Dim> slip = w - M.dot(w) * M;
-    const Vec<Dim> trial = wt - M.dot(wt) * M;
+    const Vec<Dim>& n = active_surface_normal_[k];  // the slip is tangential to the surface
+    const Vec<Dim> slip = w - n.dot(w) * n;
+    const Vec<Dim> trial = wt - n.dot(wt) * n;
     const double trial_speed = trial.norm();
     // The stick force of the two bodies' effective masses at xc, shared among the pairs.
     double inverse_mass = 0.0;
@@ -261,7 +430,8 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
       inverse_mass +=
           objective_.inverse_mass_at(si, xc, y, state.mass, *state.bonds, state.bond_weight);
     const double rate = share(k) / (inverse_mass * state.dt);  // stick force per slip speed
-    const double magnitude = law_.force(active_normal_[k], area, slip.norm(), rate * trial_speed);
+    const double magnitude =
+        pair_law(k).force(pressing(k), area, slip.norm(), rate * trial_speed);
     if (magnitude <= 0.0 || trial_speed <= 0.0) continue;
     const Vec<Dim> F = (magnitude / trial_speed) * trial;  // on p's body, at xc
     if (sp >= 0) objective_.apply(sp, F, xc, y);
@@ -304,12 +474,31 @@ template <int Dim>
 double PdContact<Dim>::elastic_energy(const ContactState<Dim>& state) const {
   const ContactPairList& pairs = list_.pairs();
   double energy = 0.0;
+  if (contact_model_ == PdContactModel::Smoothed) {
+    // sum_p (k_p h^2 / 2 G0^2) <phi_p - phi0>_+^2 (an output-time pass: its own phi storage).
+    std::vector<double> phi(state.position.size(), 0.0);
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const int p = pairs.first[k], i = pairs.second[k];
+      if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;
+      const double r = (state.position[i] - state.position[p]).norm();
+      if (r <= 0.0 || r >= radius_) continue;
+      const double w = wendland(r / radius_) / cell_volume_;
+      phi[p] += state.volume[i] * w;
+      phi[i] += state.volume[p] * w;
+    }
+    for (std::size_t p = 0; p < phi.size(); ++p)
+      if (phi[p] > calibration_.phi0)
+        energy += 0.5 * energy_slope(static_cast<int>(p), phi[p], state) *
+                  (phi[p] - calibration_.phi0);
+    return energy;
+  }
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const int p = pairs.first[k], i = pairs.second[k];
     if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;
     const double r = (state.position[i] - state.position[p]).norm();
+    const double d = pair_radius(p, i, state);
     energy += short_range_energy(pair_stiffness_[state.body[p] * body_count_ + state.body[i]],
-                                 state.volume[p], state.volume[i], radius_, r);
+                                 state.volume[p], state.volume[i], d, r);
   }
   return energy;
 }
@@ -338,6 +527,7 @@ void PdContact<Dim>::save_state(StateWriter& out) const {
   out.write_array("pd.contact.active_second", active_second_);
   out.write_array("pd.contact.active_normal", active_normal_);
   out.write_array("pd.contact.active_direction", active_direction_);
+  if (weakening_distance_ > 0.0) out.write_array("pd.contact.slip", slip_);
 }
 
 template <int Dim>
@@ -349,6 +539,7 @@ void PdContact<Dim>::restore_state(const StateReader& in) {
   in.read_array("pd.contact.active_second", active_second_);
   in.read_array("pd.contact.active_normal", active_normal_);
   in.read_array("pd.contact.active_direction", active_direction_);
+  if (weakening_distance_ > 0.0) in.read_array("pd.contact.slip", slip_);
 }
 
 template class PdContact<2>;

@@ -1,6 +1,8 @@
 #pragma once
-// PD contact (issue 6; seed document 002; Kamensky et al. 2019): the contact neighbour list, the
-// short-range repulsion and the friction model of the deck, evaluated once per force pass and
+// PD contact (issue 6; seed document 002; Kamensky et al. 2019; issue 12): the contact neighbour
+// list, the repulsion (smoothed_surface.hpp: against a smoothed surface of the other body, the
+// default; or the seed's pairwise springs, short_range_force.hpp) and the friction model of the
+// deck, evaluated once per force pass and
 // added to the solver's force array. It also keeps what the output needs: the contact force per
 // pair of materials, the power friction dissipates, the repulsion's energy and the pairs in
 // contact (a VTK surface of 2-point cells).
@@ -13,6 +15,7 @@
 #include "tribo/pd/contact_neighbor_search.hpp"
 #include "tribo/pd/friction_models.hpp"
 #include "tribo/pd/objective_friction.hpp"
+#include "tribo/pd/smoothed_surface.hpp"
 
 namespace tribo::pd {
 
@@ -29,6 +32,7 @@ struct ContactBody {
 template <int Dim>
 struct ContactState {
   std::span<const Vec<Dim>> position;  // y, m
+  std::span<const Vec<Dim>> reference_position;  // X, m (pairwise contact, LAMMPS' radius rule)
   std::span<const Vec<Dim>> velocity;  // m/s
   std::span<const double> volume;      // m^3
   std::span<const double> mass;        // kg
@@ -43,8 +47,10 @@ template <int Dim>
 class PdContact {
  public:
   // radius and skin from the spec (in spacings; skin = half the radius: a rebuild every ~d/4 of
-  // travel, a list about 1.5^Dim times the pairs in contact).
-  PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodies, int material_count);
+  // travel, a list about 1.5^Dim times the pairs in contact). cell_volume: a lattice point's
+  // volume h^Dim (x thickness in 2D), the unit of the smoothed volume fraction; 0 = h^Dim.
+  PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodies, int material_count,
+            double cell_volume = 0.0);
 
   // Whether any pair of points can ever touch (two bodies not both rigid, or a breakable body).
   static bool needed(const std::vector<ContactBody>& bodies);
@@ -74,9 +80,18 @@ class PdContact {
   double radius() const { return radius_; }
   const ContactNeighborList<Dim>& neighbors() const { return list_; }
   FrictionModel model() const { return model_; }
+  PdContactModel contact_model() const { return contact_model_; }
+  const SurfaceCalibration& calibration() const { return calibration_; }
 
  private:
   void find_pairs_in_contact(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
+  void find_smoothed_pairs(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
+  double pair_radius(int p, int i, const ContactState<Dim>& state) const;
+  void push_active(int p, int i, double normal, const Vec<Dim>& direction,
+                   const Vec<Dim>& surface_normal, const ContactState<Dim>& state,
+                   std::span<Vec<Dim>> force);
+  // dE_p/dphi_p of the smoothed surface's energy (J), 0 below phi0.
+  double energy_slope(int point, double phi, const ContactState<Dim>& state) const;
   void add_friction(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
   template <class PairLaw>
   void add_pairwise_friction(const ContactState<Dim>& state, std::span<Vec<Dim>> force,
@@ -84,6 +99,10 @@ class PdContact {
   void add_objective_friction(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
   void add_to_totals(int p, int i, const ContactState<Dim>& state, const Vec<Dim>& on_p);
   double share(std::size_t pair) const;
+  double pressing(std::size_t pair) const;
+  // The law of pair k: the deck's, weakened by its points' slip when static > kinetic.
+  FrictionLaw pair_law(std::size_t pair) const;
+  void update_slip(const ContactState<Dim>& state);
   double adhesion_area(std::size_t pair, const ContactState<Dim>& state) const;
   double stick_rate(std::size_t pair, const ContactState<Dim>& state) const;
   Vec<Dim> trial_velocity(int point, const ContactState<Dim>& state,
@@ -91,10 +110,18 @@ class PdContact {
   Vec<Dim> rigid_velocity(int body, int point, const Vec<Dim>& x,
                           const ContactState<Dim>& state) const;
 
-  double radius_;   // d, m
+  double radius_;   // d (pairwise) or the kernel support R (smoothed), m
   double spacing_;  // h, m
   FrictionModel model_;
+  PdContactModel contact_model_;
+  bool lammps_radius_;
+  double cell_volume_;               // V_cell, m^3
+  SurfaceCalibration calibration_;   // phi0, G0 (smoothed)
+  std::vector<double> point_stiffness_;  // per body: stiffness c / delta (N/m^7), 0 = rigid
   FrictionLaw law_;
+  double weakening_distance_ = 0.0;  // D_c, m; > 0 only when static friction exceeds kinetic
+  std::vector<double> slip_;         // per point: slip since it last stuck (m), checkpointed
+  std::vector<double> slip_speed_;   // scratch: per point, its fastest pair's slip speed
   int body_count_;
   int material_count_;
   std::vector<ContactBody> bodies_;
@@ -105,7 +132,15 @@ class PdContact {
   // The pairs in contact at the last pass (reused storage).
   std::vector<int> active_first_, active_second_;
   std::vector<double> active_normal_;
-  std::vector<Vec<Dim>> active_direction_;
+  std::vector<Vec<Dim>> active_direction_;       // M = unit(y_i - y_p): repulsion, BFCM
+  std::vector<Vec<Dim>> active_surface_normal_;  // n: slip is projected off it (NFCM, objective)
+  // Smoothed model, per point (reset after each pass): phi_p and its gradient g_p; per pair
+  // within R: the pair's points, direction and w'(q) / (R V_cell).
+  std::vector<double> phi_;
+  std::vector<Vec<Dim>> phi_gradient_;
+  std::vector<int> near_first_, near_second_;
+  std::vector<Vec<Dim>> near_direction_;
+  std::vector<double> near_slope_;
   std::vector<Vec<Dim>> active_friction_;  // scratch: friction on each pair's first point
   std::vector<double> normal_of_point_;    // per point: sum of its pairs' N (their shares)
   std::vector<Vec<Dim>> totals_;           // material_count^2, force on a by b

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "tribo/core/error.hpp"
+#include "tribo/pd/lattice.hpp"
 #include "tribo/pd/lps.hpp"
 #include "tribo/pd/material_constants.hpp"
 #include "tribo/pd/neighbor_search.hpp"
@@ -145,8 +146,9 @@ void PdSimulation<Dim>::set_up_contact() {
     bodies.push_back(c);
   }
   if (PdContact<Dim>::needed(bodies))
-    contact_ = std::make_unique<PdContact<Dim>>(spec_.pd, bodies,
-                                                static_cast<int>(spec_.materials.size()));
+    contact_ = std::make_unique<PdContact<Dim>>(
+        spec_.pd, bodies, static_cast<int>(spec_.materials.size()),
+        point_volume<Dim>(spec_.pd.spacing, spec_.thickness));
 }
 
 // lambda_ij of every bond (surface_correction.hpp), body by body: PMB's energy weights bonds by
@@ -390,6 +392,7 @@ template <int Dim>
 ContactState<Dim> PdSimulation<Dim>::contact_state() const {
   ContactState<Dim> state;
   state.position = all(particles_.position);
+  state.reference_position = all(particles_.reference_position);
   state.velocity = all(particles_.velocity);
   state.volume = all(particles_.reference_volume);
   state.mass = all(particles_.mass);

@@ -63,6 +63,7 @@ class PdSimulation final : public Simulation<Dim> {
   // Contact (pd_contact.hpp; null when no two points can ever touch) and friction's dissipation:
   // power at the last force pass (W) and its time integral so far (J, energy().frictional).
   const PdContact<Dim>* contact() const { return contact_.get(); }
+  ContactState<Dim> contact_state() const;  // what contact sees of the current state
   double frictional_power() const { return contact_ ? contact_->dissipation_rate() : 0.0; }
   double frictional_work() const { return frictional_work_; }
 
@@ -89,7 +90,6 @@ class PdSimulation final : public Simulation<Dim> {
   void accumulate_forces(double t);  // forces at time t (s), the state's
   void add_bond_forces();
   void add_contact_forces();
-  ContactState<Dim> contact_state() const;
   void add_external_forces(double t);
 
   void first_half_kick();   // v(n+1/2) = v(n) + dt/2 a(n), with damping

@@ -2,8 +2,10 @@
 // every row must pass - the references and tolerances are written next to each problem in
 // src/tribo/app/validation_pd.cpp (mu_eff of NFCM and the objective model within 5% of mu = 0.3;
 // no dissipation in rigid co-rotation and angular momentum to 1e-8 for BFCM and the objective
-// model; the incline within 5% of 0.5 g (sin th - mu cos th) t^2), and the seed's claims about
-// the other models (BFCM's mu_eff below mu; NFCM dissipates and drifts) must show.
+// model; issue 12, default smoothed contact: the 25 degree incline within 3% of
+// g (sin th - mu cos th) in 2D and 3D, frictionless mu_eff below 0.01, the stopping distance on a
+// flat floor within 3%, a disk rolling at 2/3 of its launch speed within 5%), and the seed's claims about the
+// other models (BFCM's mu_eff below mu; NFCM dissipates and drifts) must show.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -33,6 +35,18 @@ TEST(PdFrictionValidation, ObjectiveAndBondFrictionConserveAngularMomentumOfFree
 }
 TEST(PdFrictionValidation, ObjectiveBlockSlipsDownTheInclineAtTheAnalyticRate) {
   expect_all_rows_pass("pd-incline");
+}
+TEST(PdFrictionValidation, ObjectiveBlockSlipsDownTheInclineAtTheAnalyticRateIn3D) {
+  expect_all_rows_pass("pd-incline-3d");
+}
+TEST(PdFrictionValidation, TheSmoothedSurfaceHasNoWashboardFriction) {
+  expect_all_rows_pass("pd-frictionless");
+}
+TEST(PdFrictionValidation, ABlockStopsAfterTheCoulombDistance) {
+  expect_all_rows_pass("pd-floor-stop");
+}
+TEST(PdFrictionValidation, ADiskLaunchedWithoutSpinRollsAtTwoThirdsOfItsSpeed) {
+  expect_all_rows_pass("pd-rolling-disk");
 }
 
 }  // namespace
