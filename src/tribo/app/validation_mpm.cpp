@@ -218,6 +218,8 @@ void add_mpm_validation_problems(std::vector<ValidationProblem>& problems) {
   problems.push_back({"rolling-cylinder", "cylinder rolling without slip, mu = 0.5", rolling_cylinder});
   problems.push_back({"oblique-disks", "two disks in oblique frictional impact: momentum", oblique_disks});
   problems.push_back({"oblique-disks-energy", "two disks in oblique frictional impact: energy", oblique_disks_energy});
+  problems.push_back({"incline-elastic-floor", "block on an elastic floor, 30 degrees, mu = 0.2 (two deformable bodies)",
+                      [] { return incline("validation/incline-elastic-floor.yaml", "incline-elastic-floor", 0.2, 0.03); }});
   problems.push_back({"slide-to-rest", "block sliding to rest, mu = 0.3: travel, energy, no drift", slide_to_rest});
   problems.push_back({"rolling-disk", "disk launched without spin, mu = 0.2: sliding deceleration, energy", rolling_disk});
   problems.push_back({"rolling-disk-speed", "disk launched without spin: rolling speed (2/3) v0", rolling_disk_speed});
