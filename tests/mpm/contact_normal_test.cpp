@@ -113,6 +113,33 @@ TEST(RigidPreference, FallsBackToTheMethodWhenTheRigidGradientIsZero) {
                     {3, 4});
 }
 
+// Issue 13: inside a rigid floor the volume gradient cancels to ~1e-16 of a surface value and
+// points anywhere; taken as the normal it pulled a disk into the floor. A gradient below 1e-8 of
+// the largest at the node is noise: the deformable field's own surface gradient decides.
+TEST(RigidPreference, IgnoresARigidGradientThatIsRoundingNoise) {
+  ContactField<2> disk = with_gradient({0, -2}, 0.2), floor = with_gradient({3e-17, 1e-16}, 1.0);
+  floor.rigid = true;
+  const Vec2 sum = disk.volume_gradient + floor.volume_gradient;
+  for (ContactNormalMethod m : {ContactNormalMethod::MaxGradient, ContactNormalMethod::MaxVolumeGradient,
+                                ContactNormalMethod::AverageVolumeGradient, ContactNormalMethod::LogisticRegression})
+    expect_unit_along(contact_normal<2>(m, disk, floor, sum, Vec2::Zero()), {0, -1});
+  // Just above the threshold (1e-7 of the larger) a gradient is a surface, and the rigid one wins.
+  floor.volume_gradient = {0, -2e-7};
+  expect_unit_along(contact_normal<2>(ContactNormalMethod::MaxVolumeGradient, disk, floor, sum, Vec2::Zero()), {0, 1});
+}
+
+TEST(DegenerateGradients, NoiseInTheChosenDeformableFieldFallsBackToTheOther) {
+  // MaxVolumeGradient prefers a (more volume), but a's gradient is noise: -g_b decides.
+  const ContactField<2> a = with_gradient({1e-17, -1e-17}, 0.9), b = with_gradient({0, -2}, 0.1);
+  expect_unit_along(contact_normal<2>(ContactNormalMethod::MaxVolumeGradient, a, b, a.volume_gradient + b.volume_gradient,
+                                      Vec2::Zero()),
+                    {0, 1});
+  // The average of two estimates that cancel to noise is no direction: the larger one decides.
+  const ContactField<2> c = with_gradient({1, 1e-17}, 1.0), d = with_gradient({1, 0}, 1.0 + 1e-16);
+  expect_unit_along(contact_normal<2>(ContactNormalMethod::AverageVolumeGradient, c, d, Vec2::Zero(), Vec2::Zero()),
+                    {1, 0});
+}
+
 TEST(DegenerateGradients, FallBackToTheOtherSideAndGiveZeroWhenAllVanish) {
   const ContactField<2> zero = with_gradient({0, 0}), b = with_gradient({0, -2});
   // MaxVolumeGradient with V_a >= V_b but g_a = 0: use -g_b.

@@ -75,6 +75,10 @@ struct MpmContactSpec {
   bool displacement_check = true;
   ContactPositionMethod position_method = ContactPositionMethod::Displacement;
   double position_offset = 0.8;            // cutoff in cell sizes for the position method
+  // Whether the changes of the contact pass after extrapolation reach the particle velocities (the
+  // FLIP increment is measured from the momenta before it). false = NairnMPM's semantics: that pass
+  // only shapes the grid momenta of the update, the particles feel the post-update pass alone.
+  bool first_pass_to_particles = true;
   std::vector<ContactPairSpec> pairs;
 };
 

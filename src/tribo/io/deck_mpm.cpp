@@ -80,7 +80,7 @@ void read_pairs(const DeckNode& node, const SimulationSpec& spec, MpmContactSpec
 
 void read_contact(const DeckNode& node, const SimulationSpec& spec, MpmContactSpec& contact) {
   const DeckMap map =
-      node.map({"normals", "normal_angles", "vmin", "displacement_check", "position", "pairs"});
+      node.map({"normals", "normal_angles", "vmin", "displacement_check", "position", "first_pass_to_particles", "pairs"});
   contact.normals = choice(map, "normals", kContactNormalNames, "contact normal method",
                            contact.normals);
   if (auto angles = map.get("normal_angles")) {
@@ -97,6 +97,7 @@ void read_contact(const DeckNode& node, const SimulationSpec& spec, MpmContactSp
                                      "contact position method", contact.position_method);
     contact.position_offset = non_negative(pos, "offset", contact.position_offset);
   }
+  contact.first_pass_to_particles = map.boolean("first_pass_to_particles", contact.first_pass_to_particles);
   if (auto pairs = map.get("pairs")) read_pairs(*pairs, spec, contact);
 }
 

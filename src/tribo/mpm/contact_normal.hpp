@@ -18,7 +18,10 @@
 // With exactly one rigid field its volume gradient is used whenever it is non-zero (all methods but
 // Specified): a rigid body's particles never deform, so its gradient is the better estimate
 // (NairnMPM's rigid bias, taken to the limit).
-// Degenerate input (a zero or non-finite chosen gradient) falls back to the other side's gradient;
+// A gradient whose magnitude is below 1e-8 of the largest volume gradient at the node (a, b, or the
+// others' sum) is rounding noise (the interior of a body, where the sum cancels) and counts as zero,
+// for the rigid preference too: inside a rigid body the deformable field's gradient decides.
+// Degenerate input (a zero, noise or non-finite chosen gradient) falls back to the other side's gradient;
 // when every candidate is zero the result is the zero vector, which resolve_contact_pair treats as
 // "no contact at this node" (NairnMPM skips nodes whose normal is NaN).
 #include "tribo/core/simulation_spec.hpp"

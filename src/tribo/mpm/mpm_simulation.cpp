@@ -115,7 +115,9 @@ class MpmSimulation final : public Simulation<Dim> {
   void update_stress();
   void move_particles();
   void sort_particles_by_cell();
-  void apply_contact(ContactStage stage, bool record = true);
+  // record: sum the impulses (contact force); count_work: add the frictional work of this pass
+  // (only passes whose changes reach the particle velocities dissipate their kinetic energy).
+  void apply_contact(ContactStage stage, bool record = true, bool count_work = true);
   Vec<Dim> impose_boundary_conditions();
   bool cracked() const { return !cracks_.empty(); }
   // Below this a node field is empty (G2P skips it).
@@ -243,9 +245,13 @@ void MpmSimulation<Dim>::step_with() {
   // The FLIP increment is measured from the extrapolated momenta, before contact and boundary
   // conditions, so that their changes reach the particle velocities (a field stuck to a rigid
   // floor stops instead of keeping a velocity that only its nodes forget).
-  copy_entries(nodes_.momentum_flip_base, nodes_.momentum);
+  // With first_pass_to_particles: false (NairnMPM's semantics) the base is taken after the first
+  // contact pass, whose changes then only shape the grid momenta of the update and the move.
+  const bool first_pass_reaches = spec_.mpm.contact.first_pass_to_particles;
+  if (first_pass_reaches) copy_entries(nodes_.momentum_flip_base, nodes_.momentum);
   external_impulse_ = impose_boundary_conditions();
-  apply_contact(ContactStage::AfterExtrapolation);
+  apply_contact(ContactStage::AfterExtrapolation, true, first_pass_reaches);
+  if (!first_pass_reaches) copy_entries(nodes_.momentum_flip_base, nodes_.momentum);
   if (!forces_first) {
     update_stress<Shape>();
     extrapolate_forces<Shape>();
@@ -371,7 +377,8 @@ Vec<Dim> MpmSimulation<Dim>::impose_boundary_conditions() {
 }
 
 template <int Dim>
-void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record) {
+void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool count_work) {
+  const double work_before = contact_.frictional_work, crack_work_before = crack_contact_.frictional_work;
   if (layout_.fields >= 2) {
     const bool regression = spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression && !cracked();
     // Material contact inside each crack field: node n's crack field c is, to the multimaterial
@@ -389,6 +396,10 @@ void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record) {
   if (cracked())
     apply_crack_contact(nodes_, grid_, layout_.fields, layout_.rigid_field, cracks_, crack_fields_, spec_.mpm.contact,
                         dt_, stage, record ? &crack_contact_ : nullptr);
+  if (!count_work) {
+    contact_.frictional_work = work_before;
+    crack_contact_.frictional_work = crack_work_before;
+  }
 }
 
 // Grid to particles: v_p <- flip (v_p + sum S (v_I - v_I^extrapolated)) + (1 - flip) sum S v_I

@@ -27,6 +27,16 @@ TEST(MpmContactValidation, StaticFrictionBelowTanThetaLetsTheBlockSlideAtTheKine
   expect_all_rows_pass("incline-static-slip");
 }
 TEST(MpmContactValidation, ObliqueDiskImpactConservesMomentumToRoundOff) { expect_all_rows_pass("oblique-disks"); }
+// Issue 13: two deformable bodies (elastic floor) with the default normals, within 3% as on a rigid floor.
+TEST(MpmContactValidation, BlockSlipsDownAnElasticFloorAtTheAnalyticRate) {
+  expect_all_rows_pass("incline-elastic-floor");
+}
+// Issue 13: travel within 3% of v0^2 / (2 mu g), energy within 1%, drift after the stop < 0.1%.
+TEST(MpmContactValidation, BlockSlidesToRestConservesEnergyAndStays) { expect_all_rows_pass("slide-to-rest"); }
+// Issue 13: sliding deceleration within 3% of mu g (noise-free normals), energy within 1%.
+TEST(MpmContactValidation, DiskLaunchedWithoutSpinDeceleratesAtMuGAndConservesEnergy) {
+  expect_all_rows_pass("rolling-disk");
+}
 
 }  // namespace
 }  // namespace tribo::app
