@@ -7,6 +7,8 @@
 #include <functional>
 #include <numbers>
 
+#include <unistd.h>
+
 #include "tribo/app/run_driver.hpp"
 #include "tribo/app/validation_problem.hpp"
 #include "tribo/io/history.hpp"
@@ -38,7 +40,9 @@ History run_example(const std::string& deck, const std::function<void(Simulation
   History h;
   h.spec = load_example(deck);
   if (change) change(h.spec);
-  const fs::path dir = fs::temp_directory_path() / fmt::format("tribo-validate-{}", fs::path(deck).stem().string());
+  // One folder per process: two problems may run one deck at once (ctest -j).
+  const fs::path dir =
+      fs::temp_directory_path() / fmt::format("tribo-validate-{}-{}", fs::path(deck).stem().string(), ::getpid());
   RunOptions options;
   options.output_directory = dir;
   options.progress = false;
