@@ -245,13 +245,19 @@ void MpmSimulation<Dim>::step_with() {
   // The FLIP increment is measured from the extrapolated momenta, before contact and boundary
   // conditions, so that their changes reach the particle velocities (a field stuck to a rigid
   // floor stops instead of keeping a velocity that only its nodes forget).
-  // With first_pass_to_particles: false (NairnMPM's semantics) the base is taken after the first
-  // contact pass, whose changes then only shape the grid momenta of the update and the move.
+  // With first_pass_to_particles: false (NairnMPM's semantics) the first contact pass's changes
+  // are added to the base, so that they only shape the grid momenta of the update and the move
+  // (the boundary conditions still reach the particles).
   const bool first_pass_reaches = spec_.mpm.contact.first_pass_to_particles;
-  if (first_pass_reaches) copy_entries(nodes_.momentum_flip_base, nodes_.momentum);
+  copy_entries(nodes_.momentum_flip_base, nodes_.momentum);
   external_impulse_ = impose_boundary_conditions();
+  if (!first_pass_reaches) copy_entries(nodes_.momentum_start, nodes_.momentum);  // before the pass
   apply_contact(ContactStage::AfterExtrapolation, true, first_pass_reaches);
-  if (!first_pass_reaches) copy_entries(nodes_.momentum_flip_base, nodes_.momentum);
+  if (!first_pass_reaches) {
+    const long entries = static_cast<long>(nodes_.momentum.size());
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < entries; ++i) nodes_.momentum_flip_base[i] += nodes_.momentum[i] - nodes_.momentum_start[i];
+  }
   if (!forces_first) {
     update_stress<Shape>();
     extrapolate_forces<Shape>();

@@ -33,6 +33,11 @@ TEST(MpmContactValidation, BlockSlipsDownAnElasticFloorAtTheAnalyticRate) {
 }
 // Issue 13: travel within 3% of v0^2 / (2 mu g), energy within 1%, drift after the stop < 0.1%.
 TEST(MpmContactValidation, BlockSlidesToRestConservesEnergyAndStays) { expect_all_rows_pass("slide-to-rest"); }
+// The same with NairnMPM's pass semantics (first pass not reaching the particles; frictional work
+// of the post-update pass alone).
+TEST(MpmContactValidation, BlockSlidesToRestWithNairnPassSemantics) {
+  expect_all_rows_pass("slide-to-rest-nairn-passes");
+}
 // Issue 13: sliding deceleration within 3% of mu g (noise-free normals), energy within 1%.
 TEST(MpmContactValidation, DiskLaunchedWithoutSpinDeceleratesAtMuGAndConservesEnergy) {
   expect_all_rows_pass("rolling-disk");
