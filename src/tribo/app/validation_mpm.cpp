@@ -8,7 +8,6 @@
 #include <functional>
 #include <numbers>
 
-
 #include "tribo/app/run_driver.hpp"
 #include "tribo/app/validation_problem.hpp"
 #include "tribo/io/history.hpp"
