@@ -13,6 +13,9 @@ constexpr double skin_fraction = 0.5;
 // LAMMPS PERI (fix PERI_NEIGH / pair peri): d = min(0.9 |X_p - X_i|, 1.35 lc).
 constexpr double lammps_radius_factor = 0.9;
 constexpr double lammps_radius_cap = 1.35;
+// Springs between the fragments of one body (smoothed model): LAMMPS' peri short-range constant
+// 15 c / delta (Parks et al. 2008), the pairwise model's default.
+constexpr double fragment_stiffness_units = 15.0;
 }  // namespace
 
 template <int Dim>
@@ -66,6 +69,10 @@ PdContact<Dim>::PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodi
       pair_stiffness_[a * body_count_ + b] =
           pd.contact.stiffness_in_units() *
           pair_micromodulus(bodies_[a].micromodulus, bodies_[b].micromodulus) / horizon;
+  fragment_stiffness_.assign(static_cast<std::size_t>(body_count_), 0.0);
+  for (int a = 0; a < body_count_; ++a)
+    fragment_stiffness_[a] = fragment_stiffness_units *
+                             pair_micromodulus(bodies_[a].micromodulus, bodies_[a].micromodulus) / horizon;
   for (const ContactBody& b : bodies_)
     point_stiffness_.push_back(
         b.rigid ? 0.0 : pd.contact.stiffness_in_units() * b.micromodulus / horizon);
@@ -125,6 +132,17 @@ double PdContact<Dim>::pair_radius(int p, int i, const ContactState<Dim>& state)
   if (!lammps_radius_) return radius_;
   const double reference = (state.reference_position[i] - state.reference_position[p]).norm();
   return std::min(lammps_radius_factor * reference, radius_);
+}
+
+// Two points whose bond broke started within a horizon of each other: the smoothed field would
+// count the other as matter pressing on it while they are still at their lattice distance, and
+// push apart every damaged zone (a notched plate then shatters at its grips). They touch by
+// LAMMPS' rule instead, d = min(0.9 |X_i - X_p|, 1.35 h) (Parks et al. 2008): only once pressed
+// closer than they started.
+template <int Dim>
+double PdContact<Dim>::fragment_radius(int p, int i, const ContactState<Dim>& state) const {
+  const double reference = (state.reference_position[i] - state.reference_position[p]).norm();
+  return std::min(lammps_radius_factor * reference, lammps_radius_cap * spacing_);
 }
 
 template <int Dim>
@@ -218,6 +236,15 @@ void PdContact<Dim>::find_smoothed_pairs(const ContactState<Dim>& state,
     const double r2 = Y.squaredNorm();
     if (r2 >= radius_squared || r2 <= 0.0) continue;
     const double r = std::sqrt(r2);
+    if (pairs.bond[k] >= 0) {  // a broken bond: fragments of one body (fragment_radius)
+      const double d = fragment_radius(p, i, state);
+      if (r >= d) continue;
+      const Vec<Dim> M = Y / r;
+      const double normal =
+          short_range_normal_force(fragment_stiffness_[state.body[p]], V[p], V[i], d, r);
+      push_active(p, i, normal, M, M, state, force);
+      continue;
+    }
     const double q = r / radius_;
     const Vec<Dim> M = Y / r;
     const double w = wendland(q) * unit;
@@ -481,6 +508,11 @@ double PdContact<Dim>::elastic_energy(const ContactState<Dim>& state) const {
       const int p = pairs.first[k], i = pairs.second[k];
       if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;
       const double r = (state.position[i] - state.position[p]).norm();
+      if (pairs.bond[k] >= 0) {  // fragments of one body: springs (find_smoothed_pairs)
+        energy += short_range_energy(fragment_stiffness_[state.body[p]], state.volume[p], state.volume[i],
+                                     fragment_radius(p, i, state), r);
+        continue;
+      }
       if (r <= 0.0 || r >= radius_) continue;
       const double w = wendland(r / radius_) / cell_volume_;
       phi[p] += state.volume[i] * w;

@@ -87,6 +87,7 @@ class PdContact {
   void find_pairs_in_contact(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
   void find_smoothed_pairs(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
   double pair_radius(int p, int i, const ContactState<Dim>& state) const;
+  double fragment_radius(int p, int i, const ContactState<Dim>& state) const;
   void push_active(int p, int i, double normal, const Vec<Dim>& direction,
                    const Vec<Dim>& surface_normal, const ContactState<Dim>& state,
                    std::span<Vec<Dim>> force);
@@ -126,6 +127,7 @@ class PdContact {
   int material_count_;
   std::vector<ContactBody> bodies_;
   std::vector<double> pair_stiffness_;  // c_s / delta per pair of bodies, N/m^7
+  std::vector<double> fragment_stiffness_;  // per body: fragment springs, 15 c / delta, N/m^7
   ContactEligibility eligibility_;
   ContactNeighborList<Dim> list_;
 
