@@ -22,6 +22,7 @@ test: build
 
 bench: build
 	@./scripts/run-bench.sh $(BUILD)
+	@./scripts/bench-pd-vs-lammps.sh $(BUILD)
 
 clean:
 	@rm -rf $(BUILD)

@@ -4,7 +4,12 @@
 # lattice of 0.5 mm, horizon 3 spacings, 100 steps of 1e-7 s), in one run, one after the other.
 # A bond update is one (point, partner) evaluation; both codes keep full partner lists, so the
 # bond counts printed must agree.
-# Usage: scripts/bench-pd-vs-lammps.sh [BUILD_DIR]    (default: build; needs bench_pd_pmb_cube)
+# Then the whole processes (issue 17): `lmp -in in.pmb_cube` against `tribo run
+# bench/decks/pd_pmb_cube.yaml --threads 1` (set-up, output and the final checkpoint included),
+# wall time and peak resident memory of each (GNU time), and their ratios. And, when NAIRNMPM
+# names a NairnMPM executable and NAIRNMPM_DECK its input for the oblique disks (bench/README.md),
+# NairnMPM against `tribo run examples/oblique-disks.yaml` on 2 threads.
+# Usage: scripts/bench-pd-vs-lammps.sh [BUILD_DIR]    (default: build; needs bench_pd_pmb_cube, tribo)
 set -euo pipefail
 
 build=${1:-build}
@@ -15,9 +20,12 @@ if [[ ! -x $bench ]]; then
   exit 1
 fi
 if ! command -v lmp > /dev/null; then
-  echo "missing lmp: apt-get install lammps (Debian's build has the PERI package)" >&2
+  echo "missing lmp: apt-get install lammps (Debian's build has the PERI package); no side-by-side" >&2
   exit 1
 fi
+tribo=$build/tribo
+timer=/usr/bin/time
+[[ -x $timer ]] || { echo "missing /usr/bin/time: apt-get install time" >&2; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -49,4 +57,40 @@ for name, threads, bonds, t, rate in rows:
     print(f"{name:30s} {threads:7d} {bonds:9d} {t:9.2f} {rate:15.3e} {rate / lmp_rate:9.2f}")
 if any(r[2] != lmp_bonds for r in rows):
     print("warning: the bond counts differ", file=sys.stderr)
+PY
+
+# ---- whole processes, one after the other, 1 thread each ------------------------------------
+# GNU time: %e wall seconds, %M peak resident set in KiB.
+echo
+echo "whole process (wall time and peak memory, GNU time; load average $(cut -d' ' -f1-3 /proc/loadavg)):"
+(cd "$work" && OMP_NUM_THREADS=1 "$timer" -f '%e %M' -o lmp.time lmp -in "$root/bench/lammps/in.pmb_cube" \
+  -log log.whole -screen none)
+OMP_NUM_THREADS=1 "$timer" -f '%e %M' -o "$work/tribo.time" "$tribo" run "$root/bench/decks/pd_pmb_cube.yaml" \
+  --threads 1 --quiet --output "$work/cube" > "$work/tribo.log"
+read -r lmp_wall lmp_kib < "$work/lmp.time"
+read -r tribo_wall tribo_kib < "$work/tribo.time"
+nairn_line=""
+if [[ -n ${NAIRNMPM:-} && -x ${NAIRNMPM:-} && -f ${NAIRNMPM_DECK:-} ]]; then
+  (cd "$work" && OMP_NUM_THREADS=2 "$timer" -f '%e %M' -o nairn.time "$NAIRNMPM" -np 2 "$NAIRNMPM_DECK" \
+    > nairn.log 2>&1)
+  OMP_NUM_THREADS=2 "$timer" -f '%e %M' -o "$work/disks.time" "$tribo" run "$root/examples/oblique-disks.yaml" \
+    --threads 2 --quiet --output "$work/disks" > "$work/disks.log"
+  read -r nairn_wall nairn_kib < "$work/nairn.time"
+  read -r disks_wall disks_kib < "$work/disks.time"
+  nairn_line="$nairn_wall $nairn_kib $disks_wall $disks_kib"
+fi
+python3 - "$lmp_wall" "$lmp_kib" "$tribo_wall" "$tribo_kib" "$nairn_line" << 'PY'
+import sys
+lw, lk, tw, tk = (float(x) for x in sys.argv[1:5])
+print(f"{'problem':44s} {'reference':>22s} {'Tribo':>22s} {'speed ratio':>11s} {'memory ratio':>12s}")
+print(f"{'PMB cube 38^3, 100 steps, 1 thread':44s} {f'LAMMPS {lw:.2f} s {lk / 1024:.0f} MiB':>22s} "
+      f"{f'{tw:.2f} s {tk / 1024:.0f} MiB':>22s} {lw / tw:11.2f} {tk / lk:12.2f}")
+if sys.argv[5]:
+    nw, nk, dw, dk = (float(x) for x in sys.argv[5].split())
+    print(f"{'oblique disks, 2 threads':44s} {f'NairnMPM {nw:.2f} s {nk / 1024:.0f} MiB':>22s} "
+          f"{f'{dw:.2f} s {dk / 1024:.0f} MiB':>22s} {nw / dw:11.2f} {dk / nk:12.2f}")
+else:
+    print("oblique disks against NairnMPM: skipped (set NAIRNMPM and NAIRNMPM_DECK, bench/README.md)")
+print("speed ratio: reference wall time / Tribo's (> 1: Tribo faster); memory ratio: Tribo's peak / "
+      "the reference's (< 1: Tribo smaller)")
 PY

@@ -40,12 +40,16 @@ done
 import json, pathlib, re, sys
 
 rows = []
+history = []
 for path in sorted(pathlib.Path(sys.argv[1]).glob("bench_*.json")):
     text = path.read_text().strip()
     if not text:  # a filter that matched nothing in this program
         continue
     for b in json.loads(text).get("benchmarks", []):
         if b.get("run_type") == "aggregate":
+            continue
+        if "ns_per_row_first10" in b:  # bench_app_history_append: output cost, not a rate
+            history.append(b)
             continue
         name = b["name"].replace("/real_time", "")
         name = re.sub(r"/iterations:\d+", "", name)
@@ -79,6 +83,9 @@ for i, row in enumerate(table):
     print("  ".join(cell.ljust(w) if j == 0 else cell.rjust(w) for j, (cell, w) in enumerate(zip(row, widths))))
     if i == 0:
         print("  ".join("-" * w for w in widths))
+for b in history:
+    print(f"\nhistory.csv, {b['rows']:.0f} rows appended: {b['ns_per_row_first10']:.0f} ns/row over the first 10%, "
+          f"{b['ns_per_row_last10']:.0f} over the last 10% (ratio {b['last_over_first']:.2f}; 1 = flat)")
 print("\nupdates/s: particle-updates per second (particles x steps / wall time); 'bond': bond-updates "
       "per second.")
 PY

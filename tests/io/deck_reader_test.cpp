@@ -190,6 +190,7 @@ TEST(DeckReader, MinimalDeckGetsEveryDocumentedDefault) {
             (std::vector<std::string>{"velocity", "displacement", "stress", "material", "damage"}));
   EXPECT_TRUE(s.output.history.empty());
   EXPECT_FALSE(s.output.checkpoint_every.has_value());
+  EXPECT_FALSE(s.output.checkpoint_wall.has_value());  // the driver uses 600 s
 }
 
 std::string with_grid(const std::string& grid) {
@@ -368,6 +369,7 @@ TEST(DeckReader, PdOptionsAndHistoriesAreRead) {
   EXPECT_EQ(p.output.history[2].materials, (std::array<std::string, 2>{"block", "floor"}));
   EXPECT_EQ(p.output.history[1].body, "block");
   EXPECT_EQ(p.output.checkpoint_every, 0.01);
+  EXPECT_EQ(p.output.checkpoint_wall, 300.0);
 }
 
 // ---- error locations -----------------------------------------------------------------------

@@ -140,6 +140,7 @@ void expect_same_spec(const SimulationSpec& a, const SimulationSpec& b) {
     EXPECT_EQ(a.output.history[i].materials, b.output.history[i].materials);
   }
   EXPECT_EQ(a.output.checkpoint_every, b.output.checkpoint_every);
+  EXPECT_EQ(a.output.checkpoint_wall, b.output.checkpoint_wall);
 }
 
 SimulationSpec round_trip(const SimulationSpec& spec) {
@@ -193,7 +194,7 @@ TEST(DeckWriter, PdDeckSpellsOutThePdDefaults) {
   for (const char* line : {"horizon: 3.015", "radius: 0.9", "stiffness: 15",
                            "friction_model: objective", "regularization_velocity: 0.001",
                            "surface_correction: true", "partial_volume: automatic", "damping: 0",
-                           "precracks: []", "checkpoint_every: 0.01"})
+                           "precracks: []", "checkpoint_every: 0.01", "checkpoint_wall: 300"})
     EXPECT_NE(written.find(line), std::string::npos) << "missing `" << line << "` in\n" << written;
   EXPECT_EQ(written.find("\nmpm:"), std::string::npos);
 }

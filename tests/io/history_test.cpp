@@ -1,6 +1,7 @@
 #include "tribo/io/history.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -279,7 +280,7 @@ TEST(HistoryCsv, ReloadTruncatesRowsAfterTheRestartTime) {
     for (int i = 0; i < 5; ++i) csv.append({0.1 * i, 10.0 + i});
   }
   HistoryCsv csv = HistoryCsv::reload(folder / "history.csv", columns, 0.2);
-  ASSERT_EQ(csv.rows().size(), 3u);  // t = 0, 0.1, 0.2
+  ASSERT_EQ(csv.row_count(), 3u);  // t = 0, 0.1, 0.2
   EXPECT_EQ(read_history_csv(folder / "history.csv").size(), 3u);
   csv.append({0.3, 99.0});
   const auto rows = read_history_csv(folder / "history.csv");
@@ -294,7 +295,7 @@ TEST(HistoryCsv, ReloadRefusesAFileWithOtherColumns) {
   HistoryCsv(folder / "history.csv", {"time", "momentum.x"}).append({0.0, 1.0});
   EXPECT_THROW(HistoryCsv::reload(folder / "history.csv", {"time", "momentum.y"}, 1.0),
                std::runtime_error);
-  EXPECT_TRUE(HistoryCsv::reload(folder / "missing.csv", {"time"}, 1.0).rows().empty());
+  EXPECT_EQ(HistoryCsv::reload(folder / "missing.csv", {"time"}, 1.0).row_count(), 0u);
 }
 
 TEST(HistoryCsv, ReadingNamesTheLineOfABadValue) {
@@ -309,4 +310,54 @@ TEST(HistoryCsv, ReadingNamesTheLineOfABadValue) {
   }
   tribo::io::write_file_atomically(folder / "short.csv", "time,x\n0\n");
   EXPECT_THROW(read_history_csv(folder / "short.csv"), std::runtime_error);
+}
+
+// Appended, not rewritten (issue 17): the header is written once, and rows after the first one
+// go on the end of the same file (same inode: no rename per row).
+TEST(HistoryCsv, HeaderOnceAndRowsAppendedInPlace) {
+  const ScratchFolder scratch;
+  const fs::path file = scratch.path / "history.csv";
+  HistoryCsv csv(file, {"time", "momentum.x"});
+  csv.append({0.0, 1.0});
+  const auto inode = [&] {
+    struct stat st {};
+    ::stat(file.c_str(), &st);
+    return st.st_ino;
+  };
+  const auto first = inode();
+  for (int i = 1; i < 100; ++i) csv.append({0.01 * i, 1.0 + i});
+  EXPECT_EQ(inode(), first);
+  const std::string text = tribo::io::read_file(file);
+  EXPECT_EQ(text.find("time,"), 0u);
+  EXPECT_EQ(text.find("time,", 1), std::string::npos);  // header once
+  EXPECT_EQ(read_history_csv(file).size(), 100u);
+  EXPECT_EQ(csv.row_count(), 100u);
+  EXPECT_EQ(csv.last_row(), (std::vector<double>{0.01 * 99, 100.0}));
+}
+
+// A kill in the middle of a row's write(2) (simulated: half a row on the end, no newline): the
+// restart drops the partial row and the checkpoint's later rows, and the next rows follow whole.
+TEST(HistoryCsv, ReloadDropsAPartialRowLeftByAKill) {
+  const ScratchFolder scratch;
+  const fs::path file = scratch.path / "history.csv";
+  const std::vector<std::string> columns = {"time", "energy.total"};
+  {
+    HistoryCsv csv(file, columns);
+    for (int i = 0; i < 4; ++i) csv.append({0.1 * i, 10.0 + i});
+  }
+  std::string text = tribo::io::read_file(file);
+  tribo::io::write_file_atomically(file, text + "0.4,1");  // the kill: a row cut short
+  HistoryCsv csv = HistoryCsv::reload(file, columns, 1.0);   // checkpoint after every whole row
+  EXPECT_EQ(csv.row_count(), 4u);
+  EXPECT_EQ(tribo::io::read_file(file), text);
+  csv.append({0.4, 14.0});
+  const auto rows = read_history_csv(file);
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[4], (std::vector<double>{0.4, 14.0}));
+  // Cut back to before the first row: the header stays, alone.
+  HistoryCsv none = HistoryCsv::reload(file, columns, -1.0);
+  EXPECT_EQ(none.row_count(), 0u);
+  EXPECT_EQ(tribo::io::read_file(file), "time,energy.total\n");
+  none.append({0.0, 10.0});
+  EXPECT_EQ(tribo::io::read_file(file), "time,energy.total\n0,10\n");
 }

@@ -119,9 +119,11 @@ class OutputFolder {
     ++frame_;
   }
   int frames() const { return frame_; }
+  // The history rows so far made durable, with the checkpoint that covers them.
+  void sync() { csv_.sync(); }
   // Time of the last history row (NaN when none).
   double last_time() const {
-    return csv_.rows().empty() ? std::numeric_limits<double>::quiet_NaN() : csv_.rows().back()[0];
+    return csv_.last_row().empty() ? std::numeric_limits<double>::quiet_NaN() : csv_.last_row()[0];
   }
 
  private:
@@ -191,7 +193,13 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
 
   const double end = spec.time.end;
   const double every = spec.output.every > 0.0 ? spec.output.every : end / 100.0;
-  const double checkpoint_every = spec.output.checkpoint_every.value_or(end / 10.0);
+  // Checkpoints by wall-clock time (default every 10 minutes: what a restart may lose, whatever the
+  // run's length; the old default of every 10% of the simulated time cost 11% of a PD cube run),
+  // and by simulated time only when the deck gives checkpoint_every. Either way the state saved is
+  // the solver's whole state at a step boundary, so a restart from any step is bitwise identical
+  // to the uninterrupted run: the wall clock decides only which step that is.
+  const std::optional<double> checkpoint_every = spec.output.checkpoint_every;
+  const double checkpoint_wall = spec.output.checkpoint_wall.value_or(OutputSpec::kDefaultCheckpointWall);
   // One run per output folder: taken before anything there is read or written, held to the end.
   const OutputLock lock(report.directory);
   const CheckpointFolder checkpoints(report.directory);
@@ -244,6 +252,8 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
   io::CheckpointImage last_good;
   long snapshot_step = -1;
   long last_checkpoint_step = resume_at ? sim.step_count() : -1;
+  auto last_checkpoint_wall = std::chrono::steady_clock::now();
+  const auto wall_interval = std::chrono::duration<double>(checkpoint_wall);
   const auto write_output = [&] {
     output.write(sim);
     driver.frames = output.frames();
@@ -255,8 +265,12 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
   const auto write_checkpoint = [&] {
     if (last_checkpoint_step == sim.step_count()) return;
     take_snapshot();
-    if (options.write_checkpoints) report.checkpoint = checkpoints.write(last_good, sim.step_count());
+    if (options.write_checkpoints) {
+      output.sync();  // the history rows the checkpoint covers are on disk before it is
+      report.checkpoint = checkpoints.write(last_good, sim.step_count());
+    }
     last_checkpoint_step = sim.step_count();
+    last_checkpoint_wall = std::chrono::steady_clock::now();
   };
 
   Progress progress(end, options.progress);
@@ -309,8 +323,10 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
         write_output();
         output_written = true;
       }
-      if (sim.time() >= driver.next_checkpoint * checkpoint_every - 0.5 * sim.dt()) {
-        driver.next_checkpoint = next_multiple(driver.next_checkpoint, checkpoint_every, sim.time(), 0.5 * sim.dt());
+      const bool by_time = checkpoint_every && sim.time() >= driver.next_checkpoint * *checkpoint_every - 0.5 * sim.dt();
+      if (by_time)
+        driver.next_checkpoint = next_multiple(driver.next_checkpoint, *checkpoint_every, sim.time(), 0.5 * sim.dt());
+      if (by_time || std::chrono::steady_clock::now() - last_checkpoint_wall >= wall_interval) {
         write_checkpoint();
       } else if (output_written && sim.step_count() - snapshot_step >= kSnapshotSteps) {
         take_snapshot();

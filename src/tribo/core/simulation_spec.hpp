@@ -176,7 +176,9 @@ struct OutputSpec {
   double every = 0.0;                    // s; 0 = 100 frames over the run
   std::vector<std::string> fields{"velocity", "displacement", "stress", "material", "damage"};
   std::vector<HistorySpec> history;
-  std::optional<double> checkpoint_every;  // s; empty = every 10% of the run
+  std::optional<double> checkpoint_every;  // s of simulated time; empty = none by simulated time
+  std::optional<double> checkpoint_wall;   // s of wall-clock time; empty = kDefaultCheckpointWall
+  static constexpr double kDefaultCheckpointWall = 600.0;  // 10 minutes (issue 17)
 };
 
 struct SimulationSpec {

@@ -63,7 +63,7 @@ HistorySpec read_history(const DeckNode& node, const SimulationSpec& spec) {
 }  // namespace
 
 OutputSpec read_output(const DeckNode& node, const SimulationSpec& spec) {
-  const DeckMap map = node.map({"directory", "every", "fields", "history", "checkpoint_every"});
+  const DeckMap map = node.map({"directory", "every", "fields", "history", "checkpoint_every", "checkpoint_wall"});
   OutputSpec out;
   if (auto dir = map.get("directory")) out.directory = read_name(*dir);
   out.every = non_negative(map, "every", out.every);
@@ -98,6 +98,11 @@ OutputSpec read_output(const DeckNode& node, const SimulationSpec& spec) {
   out.checkpoint_every = map.optional_number("checkpoint_every");
   if (out.checkpoint_every && !(*out.checkpoint_every > 0.0))
     map.get("checkpoint_every")->fail(fmt::format("must be > 0, got {}", *out.checkpoint_every));
+  // Wall-clock seconds between checkpoints; finite, so that `.inf` does not pass for "never".
+  out.checkpoint_wall = map.optional_number("checkpoint_wall");
+  if (out.checkpoint_wall && !(*out.checkpoint_wall > 0.0 && *out.checkpoint_wall < 1.0e9))
+    map.get("checkpoint_wall")
+        ->fail(fmt::format("must be > 0 and < 1e9 seconds of wall-clock time, got {}", *out.checkpoint_wall));
   return out;
 }
 

@@ -286,6 +286,8 @@ void emit_output(YAML::Emitter& out, const OutputSpec& o) {
   out << YAML::EndSeq;
   if (o.checkpoint_every)
     out << YAML::Key << "checkpoint_every" << YAML::Value << number(*o.checkpoint_every);
+  if (o.checkpoint_wall)
+    out << YAML::Key << "checkpoint_wall" << YAML::Value << number(*o.checkpoint_wall);
   out << YAML::EndMap;
 }
 

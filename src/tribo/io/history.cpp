@@ -3,12 +3,18 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <cmath>
 #include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 #include "tribo/core/error.hpp"
 #include "tribo/io/atomic_file.hpp"
@@ -232,6 +238,12 @@ std::vector<std::string> split_csv_line(std::string_view line) {
   return fields;
 }
 
+// The rows of a history CSV's text; row_ends (when not null) gets the offset just past each
+// row's newline.
+std::vector<std::vector<double>> parse_history_text(const std::string& text, const std::filesystem::path& file,
+                                                    std::vector<std::string>* columns,
+                                                    std::vector<std::size_t>* row_ends);
+
 std::string header_line(const std::vector<std::string>& columns) {
   std::string line;
   for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -244,24 +256,76 @@ std::string header_line(const std::vector<std::string>& columns) {
 }  // namespace
 
 HistoryCsv::HistoryCsv(std::filesystem::path file, std::vector<std::string> columns)
-    : file_(std::move(file)), columns_(std::move(columns)), text_(header_line(columns_)) {}
+    : file_(std::move(file)), columns_(std::move(columns)) {}
+
+HistoryCsv::HistoryCsv(HistoryCsv&& other) noexcept
+    : file_(std::move(other.file_)),
+      columns_(std::move(other.columns_)),
+      row_count_(other.row_count_),
+      last_row_(std::move(other.last_row_)),
+      line_(std::move(other.line_)),
+      fd_(std::exchange(other.fd_, -1)),
+      bytes_(other.bytes_) {}
+
+HistoryCsv& HistoryCsv::operator=(HistoryCsv&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    file_ = std::move(other.file_);
+    columns_ = std::move(other.columns_);
+    row_count_ = other.row_count_;
+    last_row_ = std::move(other.last_row_);
+    line_ = std::move(other.line_);
+    fd_ = std::exchange(other.fd_, -1);
+    bytes_ = other.bytes_;
+  }
+  return *this;
+}
+
+HistoryCsv::~HistoryCsv() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void HistoryCsv::open_for_append() {
+  fd_ = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd_ < 0) {
+    const int error = errno;
+    throw std::runtime_error(fmt::format("cannot append to '{}': {}", file_.string(), std::strerror(error)));
+  }
+}
 
 HistoryCsv HistoryCsv::reload(std::filesystem::path file, std::vector<std::string> columns,
                               double up_to_time) {
   HistoryCsv csv(std::move(file), std::move(columns));
   if (!std::filesystem::exists(csv.file_)) return csv;
+  std::string text = read_file(csv.file_);
+  // A line without its newline is a row a crash cut short (a write(2) that did not finish): it
+  // was never whole, so it is not kept (nor parsed).
+  const std::size_t whole = text.rfind('\n');
+  text.resize(whole == std::string::npos ? 0 : whole + 1);
   std::vector<std::string> found;
-  const auto rows = read_history_csv(csv.file_, &found);
+  std::vector<std::size_t> row_ends;
+  const auto rows = parse_history_text(text, csv.file_, &found, &row_ends);
   if (found != csv.columns_)
     throw std::runtime_error(
         fmt::format("cannot continue '{}': its columns ({}) differ from the deck's history ({})",
                     csv.file_.string(), fmt::join(found, ","), fmt::join(csv.columns_, ",")));
-  for (const auto& row : rows)
-    if (!row.empty() && row[0] <= up_to_time) {
-      csv.rows_.push_back(row);
-      csv.append_text(row);
+  // Rows are in time order: keep the prefix up to the checkpoint's time.
+  std::size_t keep = 0;
+  while (keep < rows.size() && !rows[keep].empty() && rows[keep][0] <= up_to_time) ++keep;
+  const std::size_t header_end = text.find('\n') + 1;
+  const std::size_t size = keep > 0 ? row_ends[keep - 1] : header_end;
+  // One truncate(2): a reader sees the old file or the cut one, each ending at a row's end.
+  if (std::filesystem::file_size(csv.file_) != size) {
+    if (::truncate(csv.file_.c_str(), static_cast<off_t>(size)) != 0) {
+      const int error = errno;
+      throw std::runtime_error(fmt::format("cannot cut '{}' back to the checkpoint's time: {}",
+                                           csv.file_.string(), std::strerror(error)));
     }
-  if (csv.rows_.size() != rows.size()) write_file_atomically(csv.file_, csv.text_);
+  }
+  csv.row_count_ = keep;
+  if (keep > 0) csv.last_row_ = rows[keep - 1];
+  csv.bytes_ = static_cast<long long>(size);
+  csv.open_for_append();
   return csv;
 }
 
@@ -269,24 +333,62 @@ void HistoryCsv::append(const std::vector<double>& row) {
   if (row.size() != columns_.size())
     throw std::invalid_argument(fmt::format("history row of {} values for {} columns of '{}'",
                                             row.size(), columns_.size(), file_.string()));
-  rows_.push_back(row);
-  append_text(row);
-  write_file_atomically(file_, text_);
+  format_row(row);
+  if (fd_ < 0) {
+    // The first row: the file appears with its header and this row, or not at all.
+    const std::string first = header_line(columns_) + line_;
+    write_file_atomically(file_, first);
+    bytes_ = static_cast<long long>(first.size());
+    open_for_append();
+  } else {
+    // One write(2) of the whole line; the loop only runs again after a short write (a full disk),
+    // and a failure cuts the partial row back off so that the file ends at a whole row.
+    const char* data = line_.data();
+    std::size_t left = line_.size();
+    while (left > 0) {
+      const ssize_t n = ::write(fd_, data, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const int error = n < 0 ? errno : ENOSPC;
+        if (::ftruncate(fd_, static_cast<off_t>(bytes_)) != 0) {
+          // Nothing more to do: the message below names the file.
+        }
+        throw std::runtime_error(fmt::format("cannot append to '{}': {}", file_.string(), std::strerror(error)));
+      }
+      data += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    bytes_ += static_cast<long long>(line_.size());
+  }
+  ++row_count_;
+  last_row_.assign(row.begin(), row.end());
 }
 
-void HistoryCsv::append_text(const std::vector<double>& row) {
-  auto out = std::back_inserter(text_);
+void HistoryCsv::sync() {
+  if (fd_ >= 0) ::fdatasync(fd_);
+}
+
+void HistoryCsv::format_row(const std::vector<double>& row) {
+  line_.clear();
+  auto out = std::back_inserter(line_);
   for (std::size_t i = 0; i < row.size(); ++i) {
-    if (i > 0) text_ += ',';
+    if (i > 0) line_ += ',';
     // "{}": the shortest decimal that reads back to the same double (round trip, no %.17g noise).
     fmt::format_to(out, "{}", row[i]);
   }
-  text_ += '\n';
+  line_ += '\n';
 }
 
 std::vector<std::vector<double>> read_history_csv(const std::filesystem::path& file,
                                                   std::vector<std::string>* columns) {
-  const std::string text = read_file(file);
+  return parse_history_text(read_file(file), file, columns, nullptr);
+}
+
+namespace {
+
+std::vector<std::vector<double>> parse_history_text(const std::string& text, const std::filesystem::path& file,
+                                                    std::vector<std::string>* columns,
+                                                    std::vector<std::size_t>* row_ends) {
   std::vector<std::vector<double>> rows;
   std::vector<std::string> header;
   std::size_t line_number = 0;
@@ -320,11 +422,14 @@ std::vector<std::vector<double>> read_history_csv(const std::filesystem::path& f
       throw std::runtime_error(fmt::format("{}:{}: {} values for {} columns", file.string(),
                                            line_number, row.size(), header.size()));
     rows.push_back(std::move(row));
+    if (row_ends) row_ends->push_back(start);
   }
   if (header.empty())
     throw std::runtime_error(fmt::format("'{}' has no header row", file.string()));
   if (columns) *columns = std::move(header);
   return rows;
 }
+
+}  // namespace
 
 }  // namespace tribo::io

@@ -62,33 +62,55 @@ class HistoryRecorder {
 
 // history.csv: a header row, then one row per sample, every value written with the shortest
 // decimal form that reads back to the same double (fmt "{}"; nan/inf as "nan", "inf", "-inf").
-// The whole file is rewritten atomically on each append, so it is always complete; the cost is
-// O(rows) bytes per append, negligible at output cadence (hundreds to thousands of rows).
+// Complete or absent, without rewriting the file at each row (issue 17: that cost grew with the
+// square of the rows):
+//   - the first append() creates the file atomically (temporary + rename) with the header and
+//     the first row, so the name never shows an empty or header-less file;
+//   - every later row is appended with one write(2) of the whole line (O_APPEND), so a reader or a
+//     kill -9 sees whole rows; a short write (disk full) is cut back off with ftruncate and thrown;
+//   - sync() (called when a checkpoint is written) fsyncs the rows so far;
+//   - reload() (restart) cuts the file back, with one truncate(2), to the end of the last row at
+//     or before the checkpoint's time, dropping a trailing line without its newline if a crash
+//     left one. Cost per row is O(row), independent of the rows before it.
 class HistoryCsv {
  public:
   // Starts with no rows; nothing is written until the first append().
   HistoryCsv(std::filesystem::path file, std::vector<std::string> columns);
+  HistoryCsv(HistoryCsv&& other) noexcept;
+  HistoryCsv& operator=(HistoryCsv&& other) noexcept;
+  HistoryCsv(const HistoryCsv&) = delete;
+  HistoryCsv& operator=(const HistoryCsv&) = delete;
+  ~HistoryCsv();
 
-  // For restarts: the rows of an existing file with time (column 0) <= up_to_time. A missing file
-  // gives no rows. Throws std::runtime_error when the file's header differs from `columns` (the
-  // deck's history changed) or it cannot be parsed. When rows were dropped the file is rewritten.
+  // For restarts: keeps the rows of an existing file with time (column 0) <= up_to_time and
+  // appends after them. A missing file gives no rows. Throws std::runtime_error when the file's
+  // header differs from `columns` (the deck's history changed) or it cannot be parsed.
   static HistoryCsv reload(std::filesystem::path file, std::vector<std::string> columns,
                            double up_to_time);
 
-  // Throws std::invalid_argument when row.size() != columns().size().
+  // Throws std::invalid_argument when row.size() != columns().size(), std::runtime_error when
+  // the file cannot be written (the file then ends at the previous row).
   void append(const std::vector<double>& row);
+  // Makes the rows written so far durable (fsync); no-op before the first row.
+  void sync();
 
   const std::vector<std::string>& columns() const { return columns_; }
-  const std::vector<std::vector<double>>& rows() const { return rows_; }
+  std::size_t row_count() const { return row_count_; }
+  // The last row written or kept (empty when none).
+  const std::vector<double>& last_row() const { return last_row_; }
   const std::filesystem::path& file() const { return file_; }
 
  private:
-  void append_text(const std::vector<double>& row);
+  void format_row(const std::vector<double>& row);  // into line_
+  void open_for_append();
 
   std::filesystem::path file_;
   std::vector<std::string> columns_;
-  std::vector<std::vector<double>> rows_;
-  std::string text_;  // the file's content: header + rows, kept so an append formats one row
+  std::size_t row_count_ = 0;
+  std::vector<double> last_row_;
+  std::string line_;       // one formatted row, reused so that an append does not allocate
+  int fd_ = -1;            // O_APPEND descriptor once the file exists
+  long long bytes_ = 0;    // the file's size after the last whole row
 };
 
 // Reads a history CSV: the rows, and the header into *columns when columns is not null. Throws
