@@ -182,6 +182,25 @@ TEST(SolverRestart, PdLpsContinuesBitwiseIn3D) {
   expect_bitwise_restart<3>([&] { return std::make_unique<pd::PdSimulation<3>>(spec); }, 25, 25);
 }
 
+TEST(SolverRestart, ASnapshotRetakenInPlaceEqualsAFreshOneAndReusesItsBuffer) {
+  // The run driver re-takes its in-memory snapshot into one image (fill_checkpoint): the old
+  // entries must be gone (no "written twice", no stale bytes), and the buffer, sized exactly
+  // once, must not be reallocated for a state of the same size (issue 17: peak memory).
+  omp_set_num_threads(1);
+  const SimulationSpec spec = deck(kPdPmbDeck);
+  pd::PdSimulation<2> sim(spec);
+  io::CheckpointImage image;
+  fill_checkpoint<2>(image, spec, sim, DriverState{});
+  const char* buffer = image.bytes().data();
+  for (int s = 0; s < 5; ++s) sim.step();
+  DriverState driver;
+  driver.frames = 3;
+  fill_checkpoint<2>(image, spec, sim, driver);
+  io::CheckpointImage fresh = make_checkpoint<2>(spec, sim, driver);
+  EXPECT_EQ(image.bytes(), fresh.bytes());
+  EXPECT_EQ(image.bytes().data(), buffer);
+}
+
 TEST(SolverRestart, ACheckpointOfAnotherDeckIsRefused) {
   const SimulationSpec spec = deck(kMpmDeck);
   auto sim = mpm::make_simulation<2>(spec);

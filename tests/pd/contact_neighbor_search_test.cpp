@@ -55,7 +55,9 @@ TEST(ContactNeighborList, PairsOfOneBreakableBodyCarryTheirBondAndUnbreakableOne
   bonds.offset = {0, 1, 3, 4};
   bonds.neighbor = {1, 0, 2, 1};
   bonds.reference_length = {1, 1, 1, 1};
-  bonds.neighbor_volume = {1, 1, 1, 1};
+  bonds.point_volume = {1, 1, 1};
+  bonds.horizon = 3.0;
+  bonds.spacing = 1.0;
   ContactNeighborList<2> breakable(1.0, 0.5);
   breakable.build(x, body, ContactEligibility{{0}, {1}}, bonds);
   const ContactPairList& p = breakable.pairs();

@@ -117,7 +117,7 @@ TEST(NeighborSearch, EveryBondIsStoredFromBothEndsWithTheSameLengthAndWeight) {
       ASSERT_TRUE(back != last && *back == i);
       const std::int64_t q = back - bonds.neighbor.begin();
       EXPECT_DOUBLE_EQ(bonds.reference_length[q], bonds.reference_length[b]);
-      EXPECT_DOUBLE_EQ(bonds.neighbor_volume[q], bonds.neighbor_volume[b]);
+      EXPECT_DOUBLE_EQ(bonds.neighbor_volume(q), bonds.neighbor_volume(b));
     }
 }
 

@@ -31,10 +31,14 @@ Patch patch(const Mat3& gradient, const Vec3& translation) {
   p.mass.assign(n, 2.0);
   p.bonds.offset.assign(n + 1, n - 1);
   p.bonds.offset[0] = 0;
+  // Unequal quadrature weights beta V_q: unequal volumes, all inside the horizon (beta = 1).
+  p.bonds.horizon = 10.0;
+  p.bonds.spacing = 1.0;
+  p.bonds.point_volume.push_back(1.0);
   for (int q = 1; q < n; ++q) {
     p.bonds.neighbor.push_back(q);
     p.bonds.reference_length.push_back(p.y[q].norm());
-    p.bonds.neighbor_volume.push_back(0.5 + 0.01 * q);  // unequal weights
+    p.bonds.point_volume.push_back(0.5 + 0.01 * q);
   }
   p.weight.assign(n - 1, 1.0);
   return p;

@@ -32,25 +32,55 @@ std::string deck_fingerprint(const SimulationSpec& spec) {
   return fmt::format("{:016x}", io::fnv1a64(io::write_deck(physics)));
 }
 
+namespace {
+
+// Adds up what the entries will take, without copying them.
+class EntrySizer final : public StateWriter {
+ public:
+  void write_bytes(std::string_view name, const void*, std::size_t size) override {
+    total += io::CheckpointImage::entry_bytes(name, size);
+  }
+  std::size_t total = 0;
+};
+
+template <int Dim>
+void write_entries(StateWriter& out, const std::string& fingerprint, const SimulationSpec& spec,
+                   const Simulation<Dim>& sim, const DriverState& driver) {
+  out.write_bytes("run.deck_fingerprint", fingerprint.data(), fingerprint.size());
+  out.write_value("run.method", static_cast<int>(spec.method));
+  out.write_value("run.dimension", Dim);
+  out.write_value("run.particles", static_cast<long>(sim.particles().size()));
+  out.write_value("run.step", sim.step_count());
+  out.write_value("run.time", sim.time());
+  out.write_value("run.next_output", driver.next_output);
+  out.write_value("run.next_checkpoint", driver.next_checkpoint);
+  out.write_value("run.frames", driver.frames);
+  out.write_value("run.energy0", driver.energy0);
+  out.write_value("run.momentum0", driver.momentum0);
+  out.write_value("run.external_impulse", driver.external_impulse);
+  out.write_value("run.impulse_flux", driver.impulse_flux);
+  out.write_value("run.momentum_abs0", driver.momentum_abs0);
+  sim.save_state(out);
+}
+
+}  // namespace
+
+template <int Dim>
+void fill_checkpoint(io::CheckpointImage& image, const SimulationSpec& spec, const Simulation<Dim>& sim,
+                     const DriverState& driver) {
+  const std::string fingerprint = deck_fingerprint(spec);
+  EntrySizer sizer;
+  write_entries(sizer, fingerprint, spec, sim, driver);
+  image.reset();
+  image.reserve(sizer.total);
+  write_entries(image, fingerprint, spec, sim, driver);
+}
+
 template <int Dim>
 io::CheckpointImage make_checkpoint(const SimulationSpec& spec, const Simulation<Dim>& sim,
                                     const DriverState& driver) {
   io::CheckpointImage image;
-  image.write_string("run.deck_fingerprint", deck_fingerprint(spec));
-  image.write_value("run.method", static_cast<int>(spec.method));
-  image.write_value("run.dimension", Dim);
-  image.write_value("run.particles", static_cast<long>(sim.particles().size()));
-  image.write_value("run.step", sim.step_count());
-  image.write_value("run.time", sim.time());
-  image.write_value("run.next_output", driver.next_output);
-  image.write_value("run.next_checkpoint", driver.next_checkpoint);
-  image.write_value("run.frames", driver.frames);
-  image.write_value("run.energy0", driver.energy0);
-  image.write_value("run.momentum0", driver.momentum0);
-  image.write_value("run.external_impulse", driver.external_impulse);
-  image.write_value("run.impulse_flux", driver.impulse_flux);
-  image.write_value("run.momentum_abs0", driver.momentum_abs0);
-  sim.save_state(image);
+  fill_checkpoint(image, spec, sim, driver);
   return image;
 }
 
@@ -177,6 +207,10 @@ int remove_interrupted_writes(const fs::path& folder) {
   return removed;
 }
 
+template void fill_checkpoint<2>(io::CheckpointImage&, const SimulationSpec&, const Simulation<2>&,
+                                 const DriverState&);
+template void fill_checkpoint<3>(io::CheckpointImage&, const SimulationSpec&, const Simulation<3>&,
+                                 const DriverState&);
 template io::CheckpointImage make_checkpoint<2>(const SimulationSpec&, const Simulation<2>&, const DriverState&);
 template io::CheckpointImage make_checkpoint<3>(const SimulationSpec&, const Simulation<3>&, const DriverState&);
 template void restore_checkpoint<2>(const io::CheckpointImage&, const SimulationSpec&, Simulation<2>&,

@@ -259,7 +259,7 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
     driver.frames = output.frames();
   };
   const auto take_snapshot = [&] {
-    last_good = make_checkpoint<Dim>(spec, sim, driver);
+    fill_checkpoint<Dim>(last_good, spec, sim, driver);
     snapshot_step = sim.step_count();
   };
   const auto write_checkpoint = [&] {

@@ -38,10 +38,22 @@ std::uint64_t fnv1a64(std::string_view bytes) {
   return hash;
 }
 
-CheckpointImage::CheckpointImage() {
+CheckpointImage::CheckpointImage() { reset(); }
+
+void CheckpointImage::reset() {
+  bytes_.clear();
+  index_.clear();
+  closed_ = false;
+  source_.clear();
   bytes_.append(kMagic);
   append_plain<std::uint32_t>(bytes_, kFormatVersion);
   append_plain<std::uint32_t>(bytes_, 0);
+}
+
+void CheckpointImage::reserve(std::size_t payload) { bytes_.reserve(kHeaderSize + payload + kChecksumSize); }
+
+std::size_t CheckpointImage::entry_bytes(std::string_view name, std::size_t size) {
+  return sizeof(std::uint32_t) + name.size() + sizeof(std::uint64_t) + size;
 }
 
 void CheckpointImage::write_bytes(std::string_view name, const void* data, std::size_t size) {

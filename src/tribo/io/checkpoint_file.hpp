@@ -27,6 +27,15 @@ class CheckpointImage final : public StateWriter, public StateReader {
 
   CheckpointImage();
 
+  // Back to an empty, open image, keeping the buffer: a run that re-takes its in-memory snapshot
+  // reuses one allocation instead of holding the old image while the new one grows.
+  void reset();
+  // Room for `payload` bytes of entries (their names and sizes included, entry_bytes below) and
+  // the checksum, so that writing them never reallocates.
+  void reserve(std::size_t payload);
+  // Bytes one entry takes in the image: its name's length, the name, its size, the data.
+  static std::size_t entry_bytes(std::string_view name, std::size_t size);
+
   // Throws std::runtime_error for an empty or repeated name, or after bytes().
   void write_bytes(std::string_view name, const void* data, std::size_t size) override;
   void write_string(std::string_view name, std::string_view text) {

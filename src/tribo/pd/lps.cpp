@@ -40,7 +40,7 @@ void lps_dilatation(PointRange range, double stretch_limit, std::span<const Vec<
       const double l = length[b];
       if (r > stretch_limit * l) {
         w[b] = 0.0;
-        broken_volume[i] += bonds.neighbor_volume[b];
+        broken_volume[i] += bonds.neighbor_volume(b);
         continue;
       }
       sum += wb * l * (r - l);

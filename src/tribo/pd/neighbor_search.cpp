@@ -9,12 +9,6 @@
 
 namespace tribo::pd {
 
-double partial_volume_fraction(double r, double horizon, double spacing) {
-  const double half = 0.5 * spacing;
-  if (r <= horizon - half) return 1.0;
-  return std::clamp((horizon + half - r) / spacing, 0.0, 1.0);
-}
-
 double family_radius(PartialVolumeRule rule, double horizon, double spacing) {
   return rule == PartialVolumeRule::Hhb ? horizon + 0.5 * spacing : horizon;
 }
@@ -136,7 +130,9 @@ BondFamilies build_bond_families(const NeighborSearchInput<Dim>& input) {
   if (total > std::int64_t{1} << 40) throw std::length_error("pd: too many bonds");
   bonds.neighbor.resize(total);
   bonds.reference_length.resize(total);
-  bonds.neighbor_volume.resize(total);
+  bonds.point_volume = *input.volume;
+  bonds.horizon = delta;
+  bonds.spacing = input.spacing;
 
   for (int g = 0; g < groups; ++g) {
     const auto& m = members[g];
@@ -152,8 +148,6 @@ BondFamilies build_bond_families(const NeighborSearchInput<Dim>& input) {
         const int j = bonds.neighbor[q];
         const double r = (x[j] - x[i]).norm();
         bonds.reference_length[q] = r;
-        bonds.neighbor_volume[q] =
-            partial_volume_fraction(r, delta, input.spacing) * (*input.volume)[j];
       }
     }
   }

@@ -8,9 +8,8 @@
 
 namespace tribo::pd {
 
-// Partial volume of a neighbour cell of side h whose centre is at distance r from the family's
-// centre, for a horizon delta: 1 inside delta - h/2, then falling linearly, (delta + h/2 - r)/h.
-// The two rules differ in where the family ends (Seleson 2014, CMAME 282:184, compares them):
+// The partial volume of a neighbour cell is partial_volume_fraction (bond_family.hpp). The two
+// rules differ in where the family ends (Seleson 2014, CMAME 282:184, compares them):
 // - Hhb (Hu, Ha & Bobaru 2012, CMAME 217:247): at delta + h/2, where the fraction reaches 0.
 // - Pdlammps (Parks et al. 2008, Comput. Phys. Commun. 179:777; LAMMPS' PERI): at delta,
 //   where it is 1/2.
@@ -29,7 +28,6 @@ PartialVolumeRule partial_volume_rule(PdSpec::PartialVolume choice) {
   if (choice == PdSpec::PartialVolume::Pdlammps) return PartialVolumeRule::Pdlammps;
   return Dim == 3 ? PartialVolumeRule::Hhb : PartialVolumeRule::Pdlammps;
 }
-double partial_volume_fraction(double r, double horizon, double spacing);
 // The largest distance a neighbour may have under the rule.
 double family_radius(PartialVolumeRule rule, double horizon, double spacing);
 

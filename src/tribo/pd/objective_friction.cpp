@@ -52,7 +52,7 @@ void ObjectiveFriction<Dim>::compute_velocity_fields(std::span<const Vec<Dim>> y
     for (std::int64_t b = bonds.begin(p); b < bonds.end(p); ++b) {
       if (bond_weight[b] == 0.0) continue;
       const int q = bonds.neighbor[b];
-      const double w = bonds.neighbor_volume[b];
+      const double w = bonds.neighbor_volume(b);
       const Vec<Dim> dy = y[q] - y[p];
       shape.noalias() += w * dy * dy.transpose();
       rate.noalias() += w * (v[q] - v[p]) * dy.transpose();
@@ -93,7 +93,7 @@ double ObjectiveFriction<Dim>::inverse_mass_at(int s, const Vec<Dim>& x,
   for (std::int64_t b = bonds.begin(p); b < bonds.end(p); ++b) {
     if (bond_weight[b] == 0.0) continue;
     const int q = bonds.neighbor[b];
-    const double a = bonds.neighbor_volume[b] * (y[q] - y[p]).dot(k);
+    const double a = bonds.neighbor_volume(b) * (y[q] - y[p]).dot(k);
     others += a;
     sum += a * a / mass[q];
   }
@@ -122,7 +122,7 @@ void ObjectiveFriction<Dim>::distribute(std::span<const Vec<Dim>> y, const BondF
     for (std::int64_t b = bonds.begin(p); b < bonds.end(p); ++b) {
       if (bond_weight[b] == 0.0) continue;
       const int q = bonds.neighbor[b];
-      const Vec<Dim> f = bonds.neighbor_volume[b] * (g * (y[q] - y[p]));
+      const Vec<Dim> f = bonds.neighbor_volume(b) * (g * (y[q] - y[p]));
       force[q] += f;
       spread += f;
     }

@@ -119,7 +119,7 @@ void PdSimulation<Dim>::set_up_bonds() {
   broken_volume_.assign(n, 0.0);
   for (std::size_t i = 0; i < n; ++i)
     for (std::int64_t b = bonds_.begin(i); b < bonds_.end(i); ++b)
-      family_volume_[i] += bonds_.neighbor_volume[b];
+      family_volume_[i] += bonds_.neighbor_volume(b);
 
   const std::vector<double> factor = surface_correction_factors();
   set_bond_weights(factor);
@@ -191,7 +191,7 @@ void PdSimulation<Dim>::set_bond_weights(const std::vector<double>& factor) {
       any_lps = true;
       for (int i = body.points.begin; i < body.points.end; ++i)
         for (std::int64_t b = bonds_.begin(i); b < bonds_.end(i); ++b)
-          bond_weight_[b] = (factor.empty() ? 1.0 : factor[b]) * bonds_.neighbor_volume[b];
+          bond_weight_[b] = (factor.empty() ? 1.0 : factor[b]) * bonds_.neighbor_volume(b);
     }
   }
   if (!any_lps) return;

@@ -12,7 +12,7 @@ void pmb_bond_weights(PointRange range, double micromodulus, const BondFamilies&
   for (int i = range.begin; i < range.end; ++i) {
     for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
       const double lambda = bond_factor.empty() ? 1.0 : bond_factor[b];
-      weight[b] = micromodulus * lambda * bonds.neighbor_volume[b] / bonds.reference_length[b];
+      weight[b] = micromodulus * lambda * bonds.neighbor_volume(b) / bonds.reference_length[b];
     }
   }
 }
@@ -39,7 +39,7 @@ void add_pmb_forces(PointRange range, double stretch_limit, std::span<const Vec<
       const double l = length[b];
       if (r > stretch_limit * l) {  // s > s_c: break for good (Silling & Askari 2005, mu = 0)
         w[b] = 0.0;
-        broken_volume[i] += bonds.neighbor_volume[b];
+        broken_volume[i] += bonds.neighbor_volume(b);
         continue;
       }
       sum += (wb * (r - l) / r) * y;

@@ -37,7 +37,7 @@ long break_precrack_bonds(const std::vector<std::vector<Vec3>>& polylines,
           cut = segments_cross(a, p, line[k].head<2>(), line[k + 1].head<2>());
       if (cut) {
         weight[b] = 0.0;
-        broken_volume[i] += bonds.neighbor_volume[b];
+        broken_volume[i] += bonds.neighbor_volume(b);
         ++broken;
       }
     }

@@ -33,7 +33,7 @@ void axial_energy_factors(PointRange range, std::span<const Vec<Dim>> reference_
       const double l = bonds.reference_length[b];
       // Stretch per unit zeta of the uniaxial stress state along each axis.
       const Vec<Dim> s = ((1.0 + poisson) * (xi / l).array().square() - poisson).matrix();
-      sum += (std::pow(l, power) * bonds.neighbor_volume[b]) * s.cwiseProduct(s);
+      sum += (std::pow(l, power) * bonds.neighbor_volume(b)) * s.cwiseProduct(s);
     }
     for (int d = 0; d < Dim; ++d)
       correction[Dim * i + d] = sum[d] > 0.0 ? full_integral / sum[d] : 1.0;

@@ -29,7 +29,7 @@ double critical_time_step(PointRange range, double density, const BondFamilies& 
 double critical_time_step(PointRange range, double density, const BondFamilies& bonds,
                           double micromodulus, std::span<const double> extra) {
   return min_time_step(range, density, bonds, extra, [&](std::int64_t b) {
-    return micromodulus * bonds.neighbor_volume[b] / bonds.reference_length[b];
+    return micromodulus * bonds.neighbor_volume(b) / bonds.reference_length[b];
   });
 }
 
