@@ -7,8 +7,10 @@
 # Then the whole processes (issue 17): `lmp -in in.pmb_cube` against `tribo run
 # bench/decks/pd_pmb_cube.yaml --threads 1` (set-up, output and the final checkpoint included),
 # wall time and peak resident memory of each (GNU time), and their ratios. And, when NAIRNMPM
-# names a NairnMPM executable and NAIRNMPM_DECK its input for the oblique disks (bench/README.md),
-# NairnMPM against `tribo run examples/oblique-disks.yaml` on 2 threads.
+# names a NairnMPM executable (built outside this tree, bench/README.md), the oblique disks:
+# NairnMPM USL+ on bench/nairnmpm/oblique_disks.xml (or NAIRNMPM_DECK) against `tribo run
+# bench/decks/mpm_oblique_disks.yaml` (musl, the same time step) on 2 threads, and each on 1
+# thread for its 2-thread speed-up.
 # Usage: scripts/bench-pd-vs-lammps.sh [BUILD_DIR]    (default: build; needs bench_pd_pmb_cube, tribo)
 set -euo pipefail
 
@@ -70,14 +72,16 @@ OMP_NUM_THREADS=1 "$timer" -f '%e %M' -o "$work/tribo.time" "$tribo" run "$root/
 read -r lmp_wall lmp_kib < "$work/lmp.time"
 read -r tribo_wall tribo_kib < "$work/tribo.time"
 nairn_line=""
-if [[ -n ${NAIRNMPM:-} && -x ${NAIRNMPM:-} && -f ${NAIRNMPM_DECK:-} ]]; then
-  (cd "$work" && OMP_NUM_THREADS=2 "$timer" -f '%e %M' -o nairn.time "$NAIRNMPM" -np 2 "$NAIRNMPM_DECK" \
-    > nairn.log 2>&1)
-  OMP_NUM_THREADS=2 "$timer" -f '%e %M' -o "$work/disks.time" "$tribo" run "$root/examples/oblique-disks.yaml" \
-    --threads 2 --quiet --output "$work/disks" > "$work/disks.log"
-  read -r nairn_wall nairn_kib < "$work/nairn.time"
-  read -r disks_wall disks_kib < "$work/disks.time"
-  nairn_line="$nairn_wall $nairn_kib $disks_wall $disks_kib"
+nairn_deck=${NAIRNMPM_DECK:-$root/bench/nairnmpm/oblique_disks.xml}
+if [[ -n ${NAIRNMPM:-} && -x ${NAIRNMPM:-} && -f $nairn_deck ]]; then
+  cp "$nairn_deck" "$work/nairn.xml"  # -w: NairnMPM writes its archives under the working folder
+  for t in 1 2; do
+    (cd "$work" && OMP_NUM_THREADS=$t "$timer" -f '%e %M' -o nairn$t.time "$NAIRNMPM" -np $t -w nairn.xml \
+      > nairn$t.log 2>&1)
+    OMP_NUM_THREADS=$t "$timer" -f '%e %M' -o "$work/disks$t.time" "$tribo" run \
+      "$root/bench/decks/mpm_oblique_disks.yaml" --threads $t --quiet --output "$work/disks$t" > "$work/disks$t.log"
+    nairn_line="$nairn_line $(cat "$work/nairn$t.time") $(cat "$work/disks$t.time")"
+  done
 fi
 python3 - "$lmp_wall" "$lmp_kib" "$tribo_wall" "$tribo_kib" "$nairn_line" << 'PY'
 import sys
@@ -85,12 +89,14 @@ lw, lk, tw, tk = (float(x) for x in sys.argv[1:5])
 print(f"{'problem':44s} {'reference':>22s} {'Tribo':>22s} {'speed ratio':>11s} {'memory ratio':>12s}")
 print(f"{'PMB cube 38^3, 100 steps, 1 thread':44s} {f'LAMMPS {lw:.2f} s {lk / 1024:.0f} MiB':>22s} "
       f"{f'{tw:.2f} s {tk / 1024:.0f} MiB':>22s} {lw / tw:11.2f} {tk / lk:12.2f}")
-if sys.argv[5]:
-    nw, nk, dw, dk = (float(x) for x in sys.argv[5].split())
-    print(f"{'oblique disks, 2 threads':44s} {f'NairnMPM {nw:.2f} s {nk / 1024:.0f} MiB':>22s} "
-          f"{f'{dw:.2f} s {dk / 1024:.0f} MiB':>22s} {nw / dw:11.2f} {dk / nk:12.2f}")
+if sys.argv[5].strip():
+    n1, nk1, d1, dk1, n2, nk2, d2, dk2 = (float(x) for x in sys.argv[5].split())
+    for t, nw, nk, dw, dk in ((1, n1, nk1, d1, dk1), (2, n2, nk2, d2, dk2)):
+        print(f"{f'oblique disks, {t} thread(s)':44s} {f'NairnMPM {nw:.2f} s {nk / 1024:.0f} MiB':>22s} "
+              f"{f'{dw:.2f} s {dk / 1024:.0f} MiB':>22s} {nw / dw:11.2f} {dk / nk:12.2f}")
+    print(f"2-thread speed-up: NairnMPM {n1 / n2:.2f}, Tribo {d1 / d2:.2f}")
 else:
-    print("oblique disks against NairnMPM: skipped (set NAIRNMPM and NAIRNMPM_DECK, bench/README.md)")
+    print("oblique disks against NairnMPM: skipped (set NAIRNMPM to its executable, bench/README.md)")
 print("speed ratio: reference wall time / Tribo's (> 1: Tribo faster); memory ratio: Tribo's peak / "
       "the reference's (< 1: Tribo smaller)")
 PY
