@@ -17,6 +17,8 @@
 #include "tribo/mpm/multimaterial_contact.hpp"
 #include "tribo/mpm/particle_filling.hpp"
 #include "tribo/mpm/particle_sort.hpp"
+#include "tribo/mpm/rigid_interior.hpp"
+#include "tribo/mpm/rigid_node_image.hpp"
 #include "tribo/mpm/scatter_kernels.hpp"
 #include "tribo/mpm/scatter_partition.hpp"
 #include "tribo/mpm/scatter_stencil.hpp"
@@ -135,7 +137,11 @@ class MpmSimulation final : public Simulation<Dim> {
   std::vector<Vec<Dim>> grid_velocity_;        // per particle, sum S v_I of the step
   std::vector<double> strain_energy_density_;  // J per m^3 of reference volume
   std::vector<int> field_;                     // per particle
-  std::vector<char> rigid_;                    // per particle
+  std::vector<char> rigid_;                    // per particle: a ParticleRole (rigid_interior.hpp)
+  // Per field: rigid and standing still, so its nodal values are restored from rigid_image_
+  // instead of scattered (rigid_node_image.hpp). Derived from the deck, not checkpointed.
+  std::vector<char> still_field_;
+  RigidNodeImage<Dim> rigid_image_;
   std::vector<ElasticConstants> elastic_;      // per material
   GridBoundaryConditions<Dim> boundary_;
   ContactAccumulator<Dim> contact_;
@@ -187,6 +193,18 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
     rigid_[p] = spec_.materials[particles_.material[p]].rigid();
     if (!rigid_[p]) deformable_mass_ += particles_.mass[p];
   }
+  // Rigid particles deep inside their body reach no node that another field reaches: the
+  // particle-to-grid pass skips them (rigid_interior.hpp). Support of the shape function from a
+  // particle, in cells: linear 1, uGIMP 1 + l_p, quadratic B-spline 1.5.
+  const double support = spec_.mpm.shape_function == ShapeFunctionKind::Linear ? 1.0
+                         : spec_.mpm.shape_function == ShapeFunctionKind::Gimp ? 1.0 + half_width_
+                                                                                : 1.5;
+  rigid_ = classify_rigid_particles<Dim>(grid_, particles_.position, particles_.body, rigid_,
+                                         rigid_interior_reach(support));
+  still_field_.assign(layout_.fields, 0);
+  for (int f = 0; f < layout_.fields; ++f) still_field_[f] = layout_.rigid_field[f];
+  for (std::size_t p = 0; p < n; ++p)
+    if (!rigid_[p] || particles_.velocity[p] != Vec<Dim>::Zero()) still_field_[field_[p]] = 0;
   for (const MaterialSpec& m : spec_.materials) elastic_.push_back(ElasticConstants::of(m));
   if (!spec_.mpm.cracks.empty()) {
     if (Dim != 2) throw std::invalid_argument("mpm.cracks: cracks are 2D polylines; 3D cracks are not supported");
@@ -306,7 +324,9 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
     const bool cracks = cracked();
     const ScatterTargets<Dim> targets = ScatterTargets<Dim>::of(nodes_);
     const Particles<Dim>& q = particles_;
+    const bool still_restored = rigid_image_.recorded;
     partition_.for_each_particle([&](long p) {
+      if (rigid_[p] == kRigidInterior || (still_restored && still_field_[field_[p]])) return;
       ScatterStencil<Dim, Shape> s;
       s.compute(grid, q.position[p], half_width);
       const double m = q.mass[p];
@@ -333,6 +353,10 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
   };
   if (nodes_.with_contact_data) scatter(std::true_type{});
   else scatter(std::false_type{});
+  if (!nodes_.with_contact_data || cracked()) return;
+  if (rigid_image_.recorded) rigid_image_.restore(nodes_);
+  else if (std::find(still_field_.begin(), still_field_.end(), 1) != still_field_.end())
+    rigid_image_.record(nodes_, still_field_);
 }
 
 // USF: the forces from the stress just updated, f_I = -sum V_p sigma_p grad S_I + sum S_I m_p g,
@@ -459,6 +483,8 @@ void MpmSimulation<Dim>::reextrapolate_momenta() {
   const Grid<Dim>& grid = grid_;
   const double half_width = half_width_;
   partition_.for_each_particle([&](long p) {
+    // Standing rigid fields carry no momentum; interior rigid particles reach no shared node.
+    if (rigid_[p] == kRigidInterior || still_field_[field_[p]]) return;
     ScatterStencil<Dim, Shape> s;
     s.compute(grid, particles_.position[p], half_width);
     const Vec<Dim> mv = particles_.mass[p] * particles_.velocity[p];
@@ -671,6 +697,7 @@ void MpmSimulation<Dim>::save_state(StateWriter& out) const {
 
 template <int Dim>
 void MpmSimulation<Dim>::restore_state(const StateReader& in) {
+  rigid_image_ = RigidNodeImage<Dim>{};  // recorded again by the next particle-to-grid pass
   Particles<Dim>& q = particles_;
   // Sizes are the deck's: a checkpoint of another deck fails here instead of running on.
   in.read_array_of_size("mpm.position", q.position);
