@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <omp.h>
+
 #include <random>
 #include <set>
 
@@ -71,6 +73,37 @@ TEST(ScatterPartition, CutsTheAxisWithTheMostCellsWhenTheLastIsShort) {
   partition.allocate(Grid<3>(Vec3::Zero(), Vec3(0.3, 0.9, 0.2), Vec3::Constant(0.01)), 1);
   EXPECT_EQ(partition.axis(), 1);
   EXPECT_EQ(partition.slabs(), 30);  // 90 cells in slabs of 3
+}
+
+TEST(ScatterPartition, BinsInTheSameOrderOnAnyNumberOfThreads) {
+  // bin() counts and places in parallel over fixed index ranges: the order must be the serial
+  // stable sort's (increasing index in each slab, checked above) with 1, 2 or 3 threads, also
+  // when there are fewer particles than ranges.
+  const Grid<2> grid(Vec2(0, 0), Vec2(0.2, 0.1), Vec2(0.002, 0.002));
+  for (std::size_t n : {std::size_t{5}, std::size_t{3001}}) {
+    std::mt19937 random(5);
+    std::vector<Vec2> x(n);
+    for (auto& p : x) p = Vec2(std::uniform_real_distribution<double>(0.01, 0.19)(random),
+                               std::uniform_real_distribution<double>(0.01, 0.09)(random));
+    std::vector<std::vector<int>> orders;
+    std::vector<std::vector<long>> begins;
+    for (int threads : {1, 2, 3}) {
+      omp_set_num_threads(threads);
+      ScatterPartition<2> partition;
+      partition.allocate(grid, n);
+      partition.bin(grid, x);
+      orders.push_back(partition.order());
+      std::vector<long> b;
+      for (int s = 0; s <= partition.slabs(); ++s) b.push_back(partition.slab_begin(s));
+      begins.push_back(b);
+    }
+    omp_set_num_threads(1);
+    EXPECT_EQ(orders[0], orders[1]);
+    EXPECT_EQ(orders[0], orders[2]);
+    EXPECT_EQ(begins[0], begins[1]);
+    EXPECT_EQ(begins[0], begins[2]);
+    EXPECT_EQ(begins[0].back(), static_cast<long>(n));
+  }
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ void ScatterPartition<Dim>::allocate(const Grid<Dim>& grid, std::size_t particle
   slab_of_.assign(particle_count, 0);
   order_.assign(particle_count, 0);
   begin_.assign(slabs_ + 1, 0);
+  chunk_place_.assign(static_cast<std::size_t>(kChunks) * slabs_, 0);
 }
 
 template <int Dim>
@@ -38,14 +39,31 @@ void ScatterPartition<Dim>::bin(const Grid<Dim>& grid, const std::vector<Vec<Dim
     const double last = static_cast<double>(slabs * kSlabCells - 1);
     slab_of_[p] = static_cast<int>(std::clamp(c, 0.0, last)) / kSlabCells;
   }
-  std::fill(begin_.begin(), begin_.end(), 0L);
-  for (long p = 0; p < n; ++p) ++begin_[slab_of_[p] + 1];
-  for (int s = 0; s < slabs; ++s) begin_[s + 1] += begin_[s];
-  // Stable placement: the next free place of each slab, walking particles in increasing index.
-  // begin_[s] is advanced to the end of slab s, then shifted back.
-  for (long p = 0; p < n; ++p) order_[begin_[slab_of_[p]]++] = static_cast<int>(p);
-  for (int s = slabs; s > 0; --s) begin_[s] = begin_[s - 1];
-  begin_[0] = 0;
+  // Chunk c holds particles [c n / kChunks, (c + 1) n / kChunks).
+  const auto chunk_begin = [n](int c) { return n * c / kChunks; };
+  long* place = chunk_place_.data();
+#pragma omp parallel for schedule(static)
+  for (int c = 0; c < kChunks; ++c) {
+    long* count = place + static_cast<long>(c) * slabs;
+    std::fill(count, count + slabs, 0L);
+    for (long p = chunk_begin(c); p < chunk_begin(c + 1); ++p) ++count[slab_of_[p]];
+  }
+  // Slab by slab, chunk by chunk: the first place of chunk c's particles in slab s.
+  long next = 0;
+  for (int s = 0; s < slabs; ++s) {
+    begin_[s] = next;
+    for (int c = 0; c < kChunks; ++c) {
+      const long count = place[static_cast<long>(c) * slabs + s];
+      place[static_cast<long>(c) * slabs + s] = next;
+      next += count;
+    }
+  }
+  begin_[slabs] = next;
+#pragma omp parallel for schedule(static)
+  for (int c = 0; c < kChunks; ++c) {
+    long* at = place + static_cast<long>(c) * slabs;
+    for (long p = chunk_begin(c); p < chunk_begin(c + 1); ++p) order_[at[slab_of_[p]]++] = static_cast<int>(p);
+  }
 }
 
 template class ScatterPartition<2>;

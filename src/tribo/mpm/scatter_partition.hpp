@@ -14,7 +14,10 @@
 // results are bit-for-bit the same with 1 or N threads.
 //
 // bin() is a stable counting sort of particle indices by slab, O(particles + slabs), with every
-// buffer allocated by allocate() (no allocation in the step).
+// buffer allocated by allocate() (no allocation in the step). It runs in parallel over a fixed
+// number of index ranges (kChunks, not the thread count): each range counts its particles per slab,
+// the ranges' places in each slab follow in range order, so every slab lists its particles in
+// increasing index, the order of a serial stable sort, whatever the number of threads.
 #include <cmath>
 #include <vector>
 
@@ -28,6 +31,7 @@ class ScatterPartition {
  public:
   static constexpr int kSlabCells = 3;
   static constexpr int kMinimumSlabs = 8;  // on the last axis, before another axis is preferred
+  static constexpr int kChunks = 32;       // index ranges of bin()'s parallel counting sort
 
   void allocate(const Grid<Dim>& grid, std::size_t particle_count);
   // Sorts the particle indices by slab from the current positions.
@@ -62,6 +66,7 @@ class ScatterPartition {
   std::vector<int> slab_of_;  // per particle, scratch of bin()
   std::vector<int> order_;    // particle indices sorted by slab
   std::vector<long> begin_;   // slabs + 1 offsets into order_
+  std::vector<long> chunk_place_;  // kChunks x slabs: counts, then next free place, of bin()
 };
 
 }  // namespace tribo::mpm
