@@ -623,29 +623,46 @@ void MpmSimulation<Dim>::check_health() const {
                                             c, x[0], x[1]));
       }
   // One cell of padding holds the stencil; past the deck's grid a particle is lost.
-  for (std::size_t p = 0; p < particles_.size(); ++p) {
+  // What is wrong with particle p: 0 nothing, 1 a non-finite position or velocity, 2 a non-finite
+  // stress, 3 outside the deck's grid.
+  const auto problem = [&](long p) {
     const Vec<Dim>& x = particles_.position[p];
-    if (!x.allFinite() || !particles_.velocity[p].allFinite())
-      throw SimulationError(steps_, time_,
-                            fmt::format("particle {} of body '{}' has a non-finite position or velocity "
-                                        "(time step too large for the material, or a contact blow-up)",
-                                        p, spec_.bodies[particles_.body[p]].name));
+    if (!x.allFinite() || !particles_.velocity[p].allFinite()) return 1;
     // A non-finite stress (an inverted element, J <= 0) reaches the velocities only a step later;
     // catch it in the step that made it. The strain energy density is computed from the same F
     // as the stress and is one number to test instead of nine.
-    if (!std::isfinite(strain_energy_density_[p]))
+    if (!std::isfinite(strain_energy_density_[p])) return 2;
+    for (int d = 0; d < Dim; ++d)
+      if (x[d] < domain_lo_[d] || x[d] > domain_hi_[d]) return 3;
+    return 0;
+  };
+  // In parallel; the particle named is the first in index order whatever the thread count.
+  const long n = static_cast<long>(particles_.size());
+  long first = n;
+#pragma omp parallel for schedule(static) reduction(min : first)
+  for (long p = 0; p < n; ++p)
+    if (problem(p) != 0) first = std::min(first, p);
+  if (first == n) return;
+  const long p = first;
+  const Vec<Dim>& x = particles_.position[p];
+  const std::string& body = spec_.bodies[particles_.body[p]].name;
+  switch (problem(p)) {
+    case 1:
+      throw SimulationError(steps_, time_,
+                            fmt::format("particle {} of body '{}' has a non-finite position or velocity "
+                                        "(time step too large for the material, or a contact blow-up)",
+                                        p, body));
+    case 2:
       throw SimulationError(steps_, time_,
                             fmt::format("particle {} of body '{}' has a non-finite stress (the material "
                                         "inverted, J = det F <= 0: time step too large for the material, "
                                         "or a contact blow-up)",
-                                        p, spec_.bodies[particles_.body[p]].name));
-    for (int d = 0; d < Dim; ++d)
-      if (x[d] < domain_lo_[d] || x[d] > domain_hi_[d])
-        throw SimulationError(steps_, time_,
-                              fmt::format("particle {} of body '{}' left the grid at ({:.6g}{}) "
-                                          "(enlarge mpm.grid, or check velocities and boundary conditions)",
-                                          p, spec_.bodies[particles_.body[p]].name, x[0],
-                                          Dim > 1 ? fmt::format(", {:.6g}", x[1]) : std::string()));
+                                        p, body));
+    default:
+      throw SimulationError(steps_, time_,
+                            fmt::format("particle {} of body '{}' left the grid at ({:.6g}{}) "
+                                        "(enlarge mpm.grid, or check velocities and boundary conditions)",
+                                        p, body, x[0], Dim > 1 ? fmt::format(", {:.6g}", x[1]) : std::string()));
   }
 }
 
