@@ -105,57 +105,19 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
   for (long i = 0; i < entries; ++i) heaviest_node = std::max(heaviest_node, nodes.mass[i]);
   const double dust = 1e-10 * heaviest_node;
 
-  std::vector<int> labels;  // regression labels of one node; grows to the largest node once
-  int active[kMaxFields];
-  Vec<Dim> change[kMaxFields];
   const double* mass = nodes.mass.data();
   const long node_count = nodes.nodes;
-  for (long n = 0; n < node_count; ++n) {
+  if (record && static_cast<long>(accumulator->node_record.size()) != node_count)
+    accumulator->node_record.assign(node_count, {});  // once per run
+  auto* records = record ? accumulator->node_record.data() : nullptr;
+
+  // Three or more fields: each deformable field against the others lumped; the changes are
+  // computed from the same state and applied together. Momentum is then conserved only to the
+  // extent that the lumped partners share the changes (see docs/mpm-contact.md).
+  const auto lumped_node = [&](long n, const int* active, int count, const Vec<Dim>& gradient_sum,
+                               std::vector<int>& labels) {
     const long base = n * F;
-    // Most nodes hold one field or none: count without storing first (no stores, no early exit,
-    // so the compiler keeps it to a few instructions a field).
-    int present = 0;
-    for (int f = 0; f < F; ++f) present += mass[base + f] > dust;
-    if (present < 2) {
-      if (advance)
-        for (int f = 0; f < F; ++f) slip[base + f] = 0.0;  // no partner: nothing slides
-      continue;
-    }
-    int count = 0;
-    for (int f = 0; f < F && count < kMaxFields; ++f)
-      if (mass[base + f] > dust) active[count++] = f;
-
-    Vec<Dim> gradient_sum = Vec<Dim>::Zero();
-    for (int k = 0; k < count; ++k) gradient_sum += nodes.volume_gradient[base + active[k]];
-
-    if (count == 2) {
-      int a = active[0], b = active[1];
-      if (layout.rigid_field[a]) std::swap(a, b);  // the rigid field, if any, is b
-      if (layout.rigid_field[a]) continue;           // two rigid fields: nothing moves
-      const ContactField<Dim> fa = contact_field_at(nodes, base + a, false);
-      const ContactField<Dim> fb = contact_field_at(nodes, base + b, layout.rigid_field[b]);
-      const Vec<Dim> normal = node_normal(settings.normals, fa, fb, gradient_sum, specified, around, n, a, labels);
-      const PairContactResult<Dim> r = resolve_contact_pair<Dim>(fa, fb, normal, layout.law(a, b), settings,
-                                                                 context, stage, slip_of(base + a));
-      if (advance) {
-        advance_slip(slip[base + a], r, fa, fb, dt);
-        slip[base + b] = 0.0;  // the pair's state lives with a
-      }
-      if (!r.in_contact) continue;
-      nodes.momentum[base + a] += r.momentum_change_a;
-      nodes.momentum[base + b] += r.momentum_change_b;  // zero for a rigid b: its motion is imposed
-      if (record) {
-        // The force on a rigid b is still the reaction -dp_a: it is what the rigid body feels.
-        accumulator->pair_impulse[a * F + b] += r.momentum_change_a;
-        accumulator->pair_impulse[b * F + a] -= r.momentum_change_a;
-        accumulator->frictional_work += slip_work(r);
-      }
-      continue;
-    }
-
-    // Three or more fields: each deformable field against the others lumped; the changes are
-    // computed from the same state and applied together. Momentum is then conserved only to the
-    // extent that the lumped partners share the changes (see docs/mpm-contact.md).
+    Vec<Dim> change[kMaxFields];
     for (int k = 0; k < count; ++k) {
       const int a = active[k];
       change[k].setZero();
@@ -181,6 +143,79 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       }
     }
     for (int k = 0; k < count; ++k) nodes.momentum[base + active[k]] += change[k];
+  };
+
+  // The node pass in parallel (issue 17): every node's contact reads and writes that node's
+  // entries only. What a node adds to the step's sums (impulses, frictional work) is recorded and
+  // added in node order by the serial pass below, and nodes of three fields or more (lumped
+  // partners, which add to several sums) wait for it whole: the results are the serial loop's, bit
+  // for bit, on any number of threads.
+#pragma omp parallel
+  {
+    std::vector<int> labels;  // regression labels of one node; grows to the largest node once
+#pragma omp for schedule(dynamic, 512)
+    for (long n = 0; n < node_count; ++n) {
+      const long base = n * F;
+      if (record) records[n].kind = 0;
+      // Most nodes hold one field or none: count without storing first (no stores, no early exit,
+      // so the compiler keeps it to a few instructions a field).
+      int present = 0;
+      for (int f = 0; f < F; ++f) present += mass[base + f] > dust;
+      if (present < 2) {
+        if (advance)
+          for (int f = 0; f < F; ++f) slip[base + f] = 0.0;  // no partner: nothing slides
+        continue;
+      }
+      int active[kMaxFields];
+      int count = 0;
+      for (int f = 0; f < F && count < kMaxFields; ++f)
+        if (mass[base + f] > dust) active[count++] = f;
+
+      Vec<Dim> gradient_sum = Vec<Dim>::Zero();
+      for (int k = 0; k < count; ++k) gradient_sum += nodes.volume_gradient[base + active[k]];
+
+      if (count > 2) {
+        if (record) records[n].kind = 2;
+        else lumped_node(n, active, count, gradient_sum, labels);  // adds to no sum
+        continue;
+      }
+      int a = active[0], b = active[1];
+      if (layout.rigid_field[a]) std::swap(a, b);  // the rigid field, if any, is b
+      if (layout.rigid_field[a]) continue;           // two rigid fields: nothing moves
+      const ContactField<Dim> fa = contact_field_at(nodes, base + a, false);
+      const ContactField<Dim> fb = contact_field_at(nodes, base + b, layout.rigid_field[b]);
+      const Vec<Dim> normal = node_normal(settings.normals, fa, fb, gradient_sum, specified, around, n, a, labels);
+      const PairContactResult<Dim> r = resolve_contact_pair<Dim>(fa, fb, normal, layout.law(a, b), settings,
+                                                                 context, stage, slip_of(base + a));
+      if (advance) {
+        advance_slip(slip[base + a], r, fa, fb, dt);
+        slip[base + b] = 0.0;  // the pair's state lives with a
+      }
+      if (!r.in_contact) continue;
+      nodes.momentum[base + a] += r.momentum_change_a;
+      nodes.momentum[base + b] += r.momentum_change_b;  // zero for a rigid b: its motion is imposed
+      // The force on a rigid b is still the reaction -dp_a: it is what the rigid body feels.
+      if (record) records[n] = {1, a, b, r.momentum_change_a, slip_work(r)};
+    }
+  }
+  if (!record) return;
+  std::vector<int> labels;
+  for (long n = 0; n < node_count; ++n) {
+    const auto& rec = records[n];
+    if (rec.kind == 1) {
+      accumulator->pair_impulse[rec.a * F + rec.b] += rec.impulse_a;
+      accumulator->pair_impulse[rec.b * F + rec.a] -= rec.impulse_a;
+      accumulator->frictional_work += rec.work;
+    } else if (rec.kind == 2) {
+      const long base = n * F;
+      int active[kMaxFields];
+      int count = 0;
+      for (int f = 0; f < F && count < kMaxFields; ++f)
+        if (mass[base + f] > dust) active[count++] = f;
+      Vec<Dim> gradient_sum = Vec<Dim>::Zero();
+      for (int k = 0; k < count; ++k) gradient_sum += nodes.volume_gradient[base + active[k]];
+      lumped_node(n, active, count, gradient_sum, labels);
+    }
   }
 }
 

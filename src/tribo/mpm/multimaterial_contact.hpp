@@ -22,6 +22,16 @@ struct ContactAccumulator {
   std::vector<Vec<Dim>> pair_impulse;  // fields x fields: on a from b, N s
   double frictional_work = 0.0;        // J
 
+  // Scratch of apply_multimaterial_contact, per node: what the parallel node pass leaves for the
+  // serial one to add in node order (so the sums above are the serial loop's, bit for bit).
+  struct NodeRecord {
+    int kind = 0;  // 0 nothing, 1 one pair (below), 2 three fields or more (done in the serial pass)
+    int a = 0, b = 0;
+    Vec<Dim> impulse_a = Vec<Dim>::Zero();
+    double work = 0.0;
+  };
+  std::vector<NodeRecord> node_record;
+
   void resize(int f) {
     fields = f;
     pair_impulse.assign(f * f, Vec<Dim>::Zero());
