@@ -4,7 +4,8 @@
 // no dissipation in rigid co-rotation and angular momentum to 1e-8 for BFCM and the objective
 // model; issue 12, default smoothed contact: the 25 degree incline within 3% of
 // g (sin th - mu cos th) in 2D and 3D, frictionless mu_eff below 0.01, the stopping distance on a
-// flat floor within 3%, a disk rolling at 2/3 of its launch speed within 5%), and the seed's claims about the
+// flat floor within 3%, static friction 0.6 holding the block at 25 degrees (travel below 1% of
+// the slipping one, gravity x1 and x0.1) and letting it slide at 35 within 3%, a disk rolling at 2/3 of its launch speed within 5%), and the seed's claims about the
 // other models (BFCM's mu_eff below mu; NFCM dissipates and drifts) must show.
 #include <gtest/gtest.h>
 
@@ -44,6 +45,9 @@ TEST(PdFrictionValidation, TheSmoothedSurfaceHasNoWashboardFriction) {
 }
 TEST(PdFrictionValidation, ABlockStopsAfterTheCoulombDistance) {
   expect_all_rows_pass("pd-floor-stop");
+}
+TEST(PdFrictionValidation, StaticFrictionAboveTanThetaHoldsTheBlockAndBelowItSlides) {
+  expect_all_rows_pass("pd-static-rest");
 }
 TEST(PdFrictionValidation, ADiskLaunchedWithoutSpinRollsAtTwoThirdsOfItsSpeed) {
   expect_all_rows_pass("pd-rolling-disk");
