@@ -166,6 +166,36 @@ void PdContact<Dim>::push_active(int p, int i, double normal, const Vec<Dim>& di
   active_surface_normal_.push_back(surface_normal);
 }
 
+// fn(p, i, broken, M, r) for every listed pair closer than the list radius and not joined by an
+// intact bond (broken: joined by a broken one), M = (y_i - y_p) / r.
+template <int Dim>
+template <class PairFunction>
+void PdContact<Dim>::for_each_unbonded_pair_within(const ContactState<Dim>& state,
+                                                   PairFunction&& fn) const {
+  const ContactPairList& pairs = list_.pairs();
+  const auto y = state.position;
+  const double radius_squared = radius_ * radius_;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const int p = pairs.first[k], i = pairs.second[k];
+    const bool bonded = pairs.bond[k] >= 0;
+    if (bonded && state.bond_weight[pairs.bond[k]] != 0.0) continue;  // an intact bond
+    const Vec<Dim> Y = y[i] - y[p];
+    const double r2 = Y.squaredNorm();
+    if (r2 >= radius_squared || r2 <= 0.0) continue;
+    const double r = std::sqrt(r2);
+    fn(p, i, bonded, Vec<Dim>(Y / r), r);
+  }
+}
+
+// The seed's spring of stiffness k (c_s / delta, N/m^7) and radius d between p and i at r.
+template <int Dim>
+void PdContact<Dim>::push_spring(int p, int i, double k, double d, const Vec<Dim>& M, double r,
+                                 const ContactState<Dim>& state, std::span<Vec<Dim>> force) {
+  if (r >= d) return;
+  const double normal = short_range_normal_force(k, state.volume[p], state.volume[i], d, r);
+  push_active(p, i, normal, M, M, state, force);
+}
+
 // The repulsion of every listed pair in contact: the seed's springs (short_range_force.hpp) or
 // the smoothed surface (find_smoothed_pairs).
 template <int Dim>
@@ -180,23 +210,10 @@ void PdContact<Dim>::find_pairs_in_contact(const ContactState<Dim>& state,
   if (contact_model_ == PdContactModel::Smoothed) {
     find_smoothed_pairs(state, force);
   } else {
-    const ContactPairList& pairs = list_.pairs();
-    const auto y = state.position;
-    const double radius_squared = radius_ * radius_;
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
-      const int p = pairs.first[k], i = pairs.second[k];
-      if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;  // bonded
-      const Vec<Dim> Y = y[i] - y[p];
-      const double r2 = Y.squaredNorm();
-      if (r2 >= radius_squared || r2 <= 0.0) continue;
-      const double r = std::sqrt(r2);
-      const double d = pair_radius(p, i, state);
-      if (r >= d) continue;
-      const Vec<Dim> M = Y / r;
-      const double k_pi = pair_stiffness_[state.body[p] * body_count_ + state.body[i]];
-      const double normal = short_range_normal_force(k_pi, state.volume[p], state.volume[i], d, r);
-      push_active(p, i, normal, M, M, state, force);
-    }
+    for_each_unbonded_pair_within(state, [&](int p, int i, bool, const Vec<Dim>& M, double r) {
+      push_spring(p, i, pair_stiffness_[state.body[p] * body_count_ + state.body[i]],
+                  pair_radius(p, i, state), M, r, state, force);
+    });
   }
   if (normal_of_point_.size() != state.position.size())
     normal_of_point_.assign(state.position.size(), 0.0);
@@ -248,7 +265,6 @@ double PdContact<Dim>::damping_slope(int point, const ContactState<Dim>& state) 
 template <int Dim>
 void PdContact<Dim>::find_smoothed_pairs(const ContactState<Dim>& state,
                                          std::span<Vec<Dim>> force) {
-  const ContactPairList& pairs = list_.pairs();
   const auto y = state.position;
   const auto V = state.volume;
   if (phi_.size() != y.size()) {
@@ -261,26 +277,15 @@ void PdContact<Dim>::find_smoothed_pairs(const ContactState<Dim>& state,
   near_second_.clear();
   near_direction_.clear();
   near_slope_.clear();
-  const double radius_squared = radius_ * radius_;
   const double unit = 1.0 / cell_volume_;
-  for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const int p = pairs.first[k], i = pairs.second[k];
-    if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;  // bonded
-    const Vec<Dim> Y = y[i] - y[p];
-    const double r2 = Y.squaredNorm();
-    if (r2 >= radius_squared || r2 <= 0.0) continue;
-    const double r = std::sqrt(r2);
-    if (pairs.bond[k] >= 0) {  // a broken bond: fragments of one body (fragment_radius)
-      const double d = fragment_radius(p, i, state);
-      if (r >= d) continue;
-      const Vec<Dim> M = Y / r;
-      const double normal =
-          short_range_normal_force(fragment_stiffness_[state.body[p]], V[p], V[i], d, r);
-      push_active(p, i, normal, M, M, state, force);
-      continue;
+  for_each_unbonded_pair_within(state, [&](int p, int i, bool broken, const Vec<Dim>& M,
+                                           double r) {
+    if (broken) {  // fragments of one body (fragment_radius)
+      push_spring(p, i, fragment_stiffness_[state.body[p]], fragment_radius(p, i, state), M, r,
+                  state, force);
+      return;
     }
     const double q = r / radius_;
-    const Vec<Dim> M = Y / r;
     const double w = wendland(q) * unit;
     const double slope = wendland_slope(q) * unit / radius_;  // d(w/V_cell)/dr <= 0
     phi_[p] += V[i] * w;
@@ -297,7 +302,7 @@ void PdContact<Dim>::find_smoothed_pairs(const ContactState<Dim>& state,
     near_second_.push_back(i);
     near_direction_.push_back(M);
     near_slope_.push_back(slope);
-  }
+  });
   if (body_mass_.empty()) {
     body_mass_.assign(static_cast<std::size_t>(body_count_), 0.0);
     for (std::size_t p = 0; p < y.size(); ++p) body_mass_[state.body[p]] += state.mass[p];
@@ -560,39 +565,31 @@ Vec<Dim> PdContact<Dim>::force_between(int material_a, int material_b) const {
 
 template <int Dim>
 double PdContact<Dim>::elastic_energy(const ContactState<Dim>& state) const {
-  const ContactPairList& pairs = list_.pairs();
   double energy = 0.0;
   if (contact_model_ == PdContactModel::Smoothed) {
     // sum_p (k_p h^2 / 2 G0^2) <phi_p - phi0>_+^2 (an output-time pass: its own phi storage).
     std::vector<double> phi(state.position.size(), 0.0);
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
-      const int p = pairs.first[k], i = pairs.second[k];
-      if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;
-      const double r = (state.position[i] - state.position[p]).norm();
-      if (pairs.bond[k] >= 0) {  // fragments of one body: springs (find_smoothed_pairs)
-        energy += short_range_energy(fragment_stiffness_[state.body[p]], state.volume[p], state.volume[i],
-                                     fragment_radius(p, i, state), r);
-        continue;
+    for_each_unbonded_pair_within(state, [&](int p, int i, bool broken, const Vec<Dim>&,
+                                             double r) {
+      if (broken) {  // fragments of one body: springs (find_smoothed_pairs)
+        energy += short_range_energy(fragment_stiffness_[state.body[p]], state.volume[p],
+                                     state.volume[i], fragment_radius(p, i, state), r);
+        return;
       }
-      if (r <= 0.0 || r >= radius_) continue;
       const double w = wendland(r / radius_) / cell_volume_;
       phi[p] += state.volume[i] * w;
       phi[i] += state.volume[p] * w;
-    }
+    });
     for (std::size_t p = 0; p < phi.size(); ++p)
       if (phi[p] > calibration_.phi0)
         energy += 0.5 * energy_slope(static_cast<int>(p), phi[p], state) *
                   (phi[p] - calibration_.phi0);
     return energy;
   }
-  for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const int p = pairs.first[k], i = pairs.second[k];
-    if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;
-    const double r = (state.position[i] - state.position[p]).norm();
-    const double d = pair_radius(p, i, state);
+  for_each_unbonded_pair_within(state, [&](int p, int i, bool, const Vec<Dim>&, double r) {
     energy += short_range_energy(pair_stiffness_[state.body[p] * body_count_ + state.body[i]],
-                                 state.volume[p], state.volume[i], d, r);
-  }
+                                 state.volume[p], state.volume[i], pair_radius(p, i, state), r);
+  });
   return energy;
 }
 

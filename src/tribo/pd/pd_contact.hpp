@@ -86,6 +86,10 @@ class PdContact {
  private:
   void find_pairs_in_contact(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
   void find_smoothed_pairs(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
+  template <class PairFunction>
+  void for_each_unbonded_pair_within(const ContactState<Dim>& state, PairFunction&& fn) const;
+  void push_spring(int p, int i, double k, double d, const Vec<Dim>& M, double r,
+                   const ContactState<Dim>& state, std::span<Vec<Dim>> force);
   double pair_radius(int p, int i, const ContactState<Dim>& state) const;
   double fragment_radius(int p, int i, const ContactState<Dim>& state) const;
   void push_active(int p, int i, double normal, const Vec<Dim>& direction,
