@@ -41,13 +41,24 @@ const std::vector<ValidationProblem>& validation_problems() {
   return problems;
 }
 
-std::vector<ValidationRow> run_validation_problem(const std::string& name) {
+namespace {
+const ValidationProblem& find_problem(const std::string& name) {
   std::string known;
   for (const ValidationProblem& p : validation_problems()) {
-    if (p.name == name) return p.run();
+    if (p.name == name) return p;
     known += (known.empty() ? "" : ", ") + p.name;
   }
   throw std::invalid_argument(fmt::format("unknown validation problem '{}' (known: {})", name, known));
+}
+}  // namespace
+
+std::vector<ValidationRow> run_validation_problem(const std::string& name) {
+  return find_problem(name).run();
+}
+
+std::vector<ValidationRow> run_validation_problem_ctest(const std::string& name) {
+  const ValidationProblem& p = find_problem(name);
+  return p.run_ctest ? p.run_ctest() : p.run();
 }
 
 std::filesystem::path examples_directory() {

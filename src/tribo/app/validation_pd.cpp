@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <span>
 
 #include "tribo/app/validation_problem.hpp"
 #include "tribo/pd/friction_measurements.hpp"
@@ -123,10 +124,11 @@ double incline_reference(const SimulationSpec& deck, double mu) {
 }
 
 template <int Dim>
-std::vector<ValidationRow> incline_rows(const std::string& problem, const SimulationSpec& deck) {
+std::vector<ValidationRow> incline_rows(const std::string& problem, const SimulationSpec& deck,
+                                        std::span<const FrictionModel> models = kModels) {
   const double reference = incline_reference(deck, deck.pd.contact.friction);
   std::vector<ValidationRow> rows;
-  for (FrictionModel m : kModels) {
+  for (FrictionModel m : models) {
     const pd::CentroidMotion motion =
         pd::measure_centroid_motion<Dim>(with_model(deck, m), "block", kSettled);
     const std::string quantity = fmt::format("acceleration (m/s^2), {}", model_name(m));
@@ -145,14 +147,23 @@ std::vector<ValidationRow> incline() {
 std::vector<ValidationRow> incline_3d() {
   return incline_rows<3>("pd-incline-3d", load_example("incline-pd-3d.yaml"));
 }
+// ctest size: the checked models only (BFCM's claim is checked in 2D) and 0.2 s instead of 0.25
+// (the fit from 0.08 s: measured -1.15% objective, -1.41% NFCM, as at 0.25 s; 46% of the cost).
+std::vector<ValidationRow> incline_3d_ctest() {
+  SimulationSpec deck = load_example("incline-pd-3d.yaml");
+  deck.time.end = 0.2;
+  constexpr FrictionModel checked[] = {FrictionModel::Objective, FrictionModel::Nfcm};
+  return incline_rows<3>("pd-incline-3d", deck, checked);
+}
 
 // Issue 12: no friction at all. The lattice washboard of the repulsion must not act as friction:
 // mu_eff = (g sin th - a) / (g cos th) below 0.01 on the incline, for the block's lattice aligned
 // with the floor's and shifted by h/2, and for gravity x0.1 and x10 (the contact was not sized to
 // the load); on the flat floor (gravity straight down) a block launched at 0.3 m/s keeps its speed:
 // mu_eff = -a / g below 0.01.
-std::vector<ValidationRow> frictionless() {
-  const SimulationSpec base = load_example("incline-pd.yaml");
+std::vector<ValidationRow> frictionless(double end_time) {
+  SimulationSpec base = load_example("incline-pd.yaml");
+  base.time.end = end_time;
   std::vector<ValidationRow> rows;
   struct Case {
     const char* name;
@@ -203,18 +214,39 @@ std::vector<ValidationRow> floor_stop() {
                            motion.travel, 0.03)};
 }
 
-// Issue 12: with static_friction 0.6 > tan 25 (kinetic 0.25) the block of incline-pd.yaml should
-// rest: move less than 1% of what it slides with static = kinetic. Not met yet
-// (docs/pd-friction.md, known limitations: the block's undamped bounce on the contact unloads
-// it); not in ctest.
+// Issue 12: static friction. The block of incline-pd.yaml with static_friction 0.6 > tan 25
+// (kinetic 0.25) rests: it moves less than 1% of what it travels with static = kinetic (the
+// issue's bound; measured 0.08%: the contact's loading and its damped bounce, about 0.06 mm of
+// 84 mm). The same at gravity x0.1, where a creep at a fixed speed (the viscous ramp's, which
+// the static law no longer uses) would be 10x larger against the slipping distance. And with
+// the incline at 35 degrees, tan 35 = 0.70 > 0.6, the block must break away and slide at the
+// kinetic rate g (sin th - mu_k cos th) within 3% (the incline's tolerance).
 std::vector<ValidationRow> static_rest() {
   const SimulationSpec base = load_example("incline-pd.yaml");
-  const double slipping = pd::measure_centroid_motion<2>(base, "block", kSettled).travel;
-  SimulationSpec deck = base;
-  deck.pd.contact.static_friction = 0.6;
-  const double resting = pd::measure_centroid_motion<2>(deck, "block", kSettled).travel;
-  return {compare_absolute("pd-static-rest", "travel with static 0.6 / travel slipping", 0.0,
-                           resting / slipping, 0.01)};
+  std::vector<ValidationRow> rows;
+  for (const double scale : {1.0, 0.1}) {
+    SimulationSpec slipping = base;
+    slipping.gravity *= scale;
+    const double free_travel = pd::measure_centroid_motion<2>(slipping, "block", kSettled).travel;
+    SimulationSpec deck = slipping;
+    deck.pd.contact.static_friction = 0.6;
+    const double resting = pd::measure_centroid_motion<2>(deck, "block", kSettled).travel;
+    rows.push_back(compare_absolute(
+        "pd-static-rest",
+        fmt::format("travel with static 0.6 / travel slipping, gravity x{:g}", scale), 0.0,
+        resting / free_travel, 0.01));
+  }
+  SimulationSpec steep = base;
+  const double g = base.gravity.norm(), theta = 35.0 * std::numbers::pi / 180.0;
+  steep.gravity = Vec3(g * std::sin(theta), -g * std::cos(theta), 0.0);
+  steep.pd.contact.static_friction = 0.6;
+  const double mu = steep.pd.contact.friction;
+  const pd::CentroidMotion motion = pd::measure_centroid_motion<2>(steep, "block", kSettled);
+  rows.push_back(compare_relative("pd-static-rest",
+                                  "acceleration at 35 degrees, static 0.6 < tan 35 (m/s^2)",
+                                  g * (std::sin(theta) - mu * std::cos(theta)),
+                                  motion.acceleration, 0.03));
+  return rows;
 }
 
 // Issue 12: a disk launched at v0 without spin on a flat floor (objective friction) ends rolling
@@ -243,15 +275,19 @@ void add_pd_validation_problems(std::vector<ValidationProblem>& problems) {
                       angular_momentum});
   problems.push_back(
       {"pd-incline", "PD block slipping down a 25 degree incline, mu = 0.25 (2D)", incline});
-  problems.push_back(
-      {"pd-incline-3d", "PD block slipping down a 25 degree incline, mu = 0.25 (3D)", incline_3d});
+  problems.push_back({"pd-incline-3d",
+                      "PD block slipping down a 25 degree incline, mu = 0.25 (3D)", incline_3d,
+                      incline_3d_ctest});
+  // ctest: 0.2 s instead of the deck's 0.3 (the fit from 0.08 s; every |mu_eff| is below 4e-4
+  // at full length, against 0.01).
   problems.push_back({"pd-frictionless",
                       "PD block without friction on an incline and a flat floor: mu_eff < 0.01",
-                      frictionless});
+                      [] { return frictionless(load_example("incline-pd.yaml").time.end); },
+                      [] { return frictionless(0.2); }});
   problems.push_back({"pd-floor-stop", "PD block stopping on a flat floor (mu = 0.25)",
                       floor_stop});
   problems.push_back({"pd-static-rest",
-                      "PD block resting on a 25 degree incline with static friction 0.6",
+                      "PD block on an incline with static friction 0.6: rests at 25, slides at 35 degrees",
                       static_rest});
   problems.push_back({"pd-rolling-disk",
                       "PD disk launched without spin on a floor rolls at 2/3 of its speed",

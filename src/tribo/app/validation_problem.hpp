@@ -33,12 +33,16 @@ struct ValidationProblem {
   std::string name;
   std::string description;
   std::function<std::vector<ValidationRow>()> run;
+  // The same checks at a size CI affords (shorter or coarser), for ctest; empty = `run`.
+  std::function<std::vector<ValidationRow>()> run_ctest = {};
 };
 
 // Every problem, MPM first, then PD.
 const std::vector<ValidationProblem>& validation_problems();
 // Runs one problem by name; throws std::invalid_argument naming the known problems when unknown.
 std::vector<ValidationRow> run_validation_problem(const std::string& name);
+// The same at the problem's ctest size (ValidationProblem::run_ctest).
+std::vector<ValidationRow> run_validation_problem_ctest(const std::string& name);
 
 // The examples folder (TRIBO_EXAMPLES in the environment, else the source tree's examples/).
 std::filesystem::path examples_directory();

@@ -12,6 +12,7 @@
 // leaves (the work of an impulse f dt on a relative velocity going from v to v'; f . v alone
 // would count twice the work of a pair that friction brings to rest).
 // The objective model needs the bodies' velocity fields and is in objective_friction.hpp.
+#include <algorithm>
 #include <cmath>
 
 #include "tribo/contact/regularized_friction.hpp"
@@ -23,15 +24,36 @@ template <int Dim>
 struct PairFriction {
   Vec<Dim> force_on_first = Vec<Dim>::Zero();  // N
   double dissipation = 0.0;                    // W
+  // The slip speed (m/s) the friction leaves, |v~| - F / s, when the pair slides (its stick
+  // force exceeds the static limit); -1 when it sticks. Drives the slip-weakening history.
+  double slip_after = -1.0;
 };
 
 // What every model needs of the law.
 struct FrictionLaw {
   contact::CoulombFriction coulomb;
   double regularization_velocity = 0.0;  // m/s, eps_fric of seed eq. 6
+  // Static friction above kinetic (Coulomb's third law): Coulomb's sharp stick/slip decision of
+  // the MPM impulse law (CoulombFriction::resolve), without the viscous ramp: stick at the stick
+  // force while it is within the static limit, else slide at the kinetic one. With the ramp a
+  // resting pair creeps at the speed v_reg T / (mu N) the ramp needs to carry T (measured: a
+  // block "at rest" on an incline crept at 0.8 mm/s whatever the gravity), and a creeping pair
+  // whose stick force m v / dt exceeds the limit is never brought back to rest.
+  bool exact_stick = false;
+  bool sticks(double normal, double area, double stick_force) const {
+    return stick_force <= coulomb.static_limit(normal, area);
+  }
   double force(double normal, double area, double slip_speed, double stick_force) const {
+    if (exact_stick) return coulomb.resolve(normal, stick_force, area).magnitude;
     return contact::step_friction_force(coulomb, normal, area, slip_speed, regularization_velocity,
                                         stick_force);
+  }
+  // PairFriction::slip_after of a pair with this stick rate s (kg/s), trial slip speed and
+  // friction force.
+  double slip_after(double normal, double area, double stick_rate, double trial_speed,
+                    double magnitude) const {
+    if (sticks(normal, area, stick_rate * trial_speed)) return -1.0;
+    return std::max(trial_speed - magnitude / stick_rate, 0.0);
   }
 };
 
@@ -47,6 +69,7 @@ PairFriction<Dim> bond_friction(const FrictionLaw& law, double normal, double ar
   const double rate = direction.dot(relative_velocity);
   const double trial = direction.dot(trial_velocity);
   const double magnitude = law.force(normal, area, rate, stick_rate * std::abs(trial));
+  out.slip_after = law.slip_after(normal, area, stick_rate, std::abs(trial), magnitude);
   if (magnitude <= 0.0 || trial == 0.0) return out;
   const double signed_force = trial > 0.0 ? magnitude : -magnitude;
   out.force_on_first = signed_force * direction;
@@ -69,6 +92,7 @@ PairFriction<Dim> naive_friction(const FrictionLaw& law, double normal, double a
   const Vec<Dim> trial = trial_velocity - direction.dot(trial_velocity) * direction;
   const double trial_speed = trial.norm();
   const double magnitude = law.force(normal, area, slip.norm(), stick_rate * trial_speed);
+  out.slip_after = law.slip_after(normal, area, stick_rate, trial_speed, magnitude);
   if (magnitude <= 0.0 || trial_speed <= 0.0) return out;
   out.force_on_first = (magnitude / trial_speed) * trial;
   out.dissipation = 0.5 * out.force_on_first.dot(slip + trial - out.force_on_first / stick_rate);

@@ -13,6 +13,12 @@ constexpr double skin_fraction = 0.5;
 // LAMMPS PERI (fix PERI_NEIGH / pair peri): d = min(0.9 |X_p - X_i|, 1.35 lc).
 constexpr double lammps_radius_factor = 0.9;
 constexpr double lammps_radius_cap = 1.35;
+// The contact dashpot (smoothed model): critical (zeta = 1) for a body bouncing on its contact
+// springs, at most a quarter of the rate m_p / dt that would stop a point's approach within one
+// step (an explicit dashpot above ~m/dt overshoots; 1/4 leaves room for the several pairs a
+// point shares its penetration rate with).
+constexpr double damping_ratio = 1.0;
+constexpr double damping_step_fraction = 0.25;
 // Springs between the fragments of one body (smoothed model): LAMMPS' peri short-range constant
 // 15 c / delta (Parks et al. 2008), the pairwise model's default.
 constexpr double fragment_stiffness_units = 15.0;
@@ -59,8 +65,9 @@ PdContact<Dim>::PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodi
   law_.coulomb = contact::CoulombFriction::from_spec(law);
   law_.regularization_velocity = pd.contact.regularization_velocity;
   if (model_ == FrictionModel::None) law_.coulomb = contact::CoulombFriction{};
-  if (law_.coulomb.static_coefficient > law_.coulomb.kinetic)
-    weakening_distance_ = pd.contact.weakening_distance.value_or(0.01 * pd.spacing);
+  law_.exact_stick = law_.coulomb.static_coefficient > law_.coulomb.kinetic;
+  if (law_.exact_stick)
+    weakening_distance_ = pd.contact.weakening_distance.value_or(pd.spacing);
 
   const double horizon = pd.horizon * pd.spacing;
   pair_stiffness_.assign(static_cast<std::size_t>(body_count_) * body_count_, 0.0);
@@ -159,6 +166,36 @@ void PdContact<Dim>::push_active(int p, int i, double normal, const Vec<Dim>& di
   active_surface_normal_.push_back(surface_normal);
 }
 
+// fn(p, i, broken, M, r) for every listed pair closer than the list radius and not joined by an
+// intact bond (broken: joined by a broken one), M = (y_i - y_p) / r.
+template <int Dim>
+template <class PairFunction>
+void PdContact<Dim>::for_each_unbonded_pair_within(const ContactState<Dim>& state,
+                                                   PairFunction&& fn) const {
+  const ContactPairList& pairs = list_.pairs();
+  const auto y = state.position;
+  const double radius_squared = radius_ * radius_;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const int p = pairs.first[k], i = pairs.second[k];
+    const bool bonded = pairs.bond[k] >= 0;
+    if (bonded && state.bond_weight[pairs.bond[k]] != 0.0) continue;  // an intact bond
+    const Vec<Dim> Y = y[i] - y[p];
+    const double r2 = Y.squaredNorm();
+    if (r2 >= radius_squared || r2 <= 0.0) continue;
+    const double r = std::sqrt(r2);
+    fn(p, i, bonded, Vec<Dim>(Y / r), r);
+  }
+}
+
+// The seed's spring of stiffness k (c_s / delta, N/m^7) and radius d between p and i at r.
+template <int Dim>
+void PdContact<Dim>::push_spring(int p, int i, double k, double d, const Vec<Dim>& M, double r,
+                                 const ContactState<Dim>& state, std::span<Vec<Dim>> force) {
+  if (r >= d) return;
+  const double normal = short_range_normal_force(k, state.volume[p], state.volume[i], d, r);
+  push_active(p, i, normal, M, M, state, force);
+}
+
 // The repulsion of every listed pair in contact: the seed's springs (short_range_force.hpp) or
 // the smoothed surface (find_smoothed_pairs).
 template <int Dim>
@@ -169,26 +206,14 @@ void PdContact<Dim>::find_pairs_in_contact(const ContactState<Dim>& state,
   active_normal_.clear();
   active_direction_.clear();
   active_surface_normal_.clear();
+  active_slip_.clear();
   if (contact_model_ == PdContactModel::Smoothed) {
     find_smoothed_pairs(state, force);
   } else {
-    const ContactPairList& pairs = list_.pairs();
-    const auto y = state.position;
-    const double radius_squared = radius_ * radius_;
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
-      const int p = pairs.first[k], i = pairs.second[k];
-      if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;  // bonded
-      const Vec<Dim> Y = y[i] - y[p];
-      const double r2 = Y.squaredNorm();
-      if (r2 >= radius_squared || r2 <= 0.0) continue;
-      const double r = std::sqrt(r2);
-      const double d = pair_radius(p, i, state);
-      if (r >= d) continue;
-      const Vec<Dim> M = Y / r;
-      const double k_pi = pair_stiffness_[state.body[p] * body_count_ + state.body[i]];
-      const double normal = short_range_normal_force(k_pi, state.volume[p], state.volume[i], d, r);
-      push_active(p, i, normal, M, M, state, force);
-    }
+    for_each_unbonded_pair_within(state, [&](int p, int i, bool, const Vec<Dim>& M, double r) {
+      push_spring(p, i, pair_stiffness_[state.body[p] * body_count_ + state.body[i]],
+                  pair_radius(p, i, state), M, r, state, force);
+    });
   }
   if (normal_of_point_.size() != state.position.size())
     normal_of_point_.assign(state.position.size(), 0.0);
@@ -208,6 +233,30 @@ double PdContact<Dim>::energy_slope(int point, double phi, const ContactState<Di
   return k * spacing_ * spacing_ * excess / (calibration_.gradient * calibration_.gradient);
 }
 
+// dD_p/d(dphi_p/dt) of the contact dashpot's Rayleigh function (docs/pd-friction.md, "Contact
+// damping"): D_p = (c_p h^2 / 2 G0^2) (dphi_p/dt)^2 while p is in contact (phi_p > phi0), the
+// rate of its penetration (phi_p - phi0) h / G0 damped by
+//   c_p = min(2 zeta sqrt(k_p M_b / n_b), m_p / (4 dt)),
+// M_b / n_b the mass of p's body per point of it in contact: the n_b springs k_p then damp the
+// body's bounce on them at the ratio zeta whatever its size or resolution. Only with static
+// friction above kinetic, which needs a contact that settles (an undamped bounce unloads the
+// contact twice a period and each unloading slips the static strength away); elsewhere the
+// contact stays elastic: kept on, it costs the rolling disk 6.4% of its speed (a dashpot
+// resists the rim's points coming into and out of contact) and the glancing impact's booked
+// energy balance closes to 0.9-1.3% only (docs/pd-friction.md, "Static friction").
+template <int Dim>
+double PdContact<Dim>::damping_slope(int point, const ContactState<Dim>& state) const {
+  if (!law_.exact_stick || !(phi_[point] > calibration_.phi0)) return 0.0;
+  const double v = state.volume[point];
+  const int b = state.body[point];
+  const double k = point_stiffness_[b] * v * v;
+  const double behind = body_mass_[b] / std::max(contact_points_[b], 1);
+  const double c = std::min(2.0 * damping_ratio * std::sqrt(k * behind),
+                            damping_step_fraction * state.mass[point] / state.dt);
+  return c * spacing_ * spacing_ * phi_rate_[point] /
+         (calibration_.gradient * calibration_.gradient);
+}
+
 // Smoothed surface (smoothed_surface.hpp; docs/pd-friction.md): phi_p and g_p = d phi_p / d y_p
 // over the pairs within R, then each pair's central force
 //   f_p = -N M,  N = -(E_p' V_i + E_i' V_p) w'(q) / (R V_cell) >= 0,
@@ -216,41 +265,36 @@ double PdContact<Dim>::energy_slope(int point, double phi, const ContactState<Di
 template <int Dim>
 void PdContact<Dim>::find_smoothed_pairs(const ContactState<Dim>& state,
                                          std::span<Vec<Dim>> force) {
-  const ContactPairList& pairs = list_.pairs();
   const auto y = state.position;
   const auto V = state.volume;
   if (phi_.size() != y.size()) {
     phi_.assign(y.size(), 0.0);
+    phi_rate_.assign(y.size(), 0.0);
     phi_gradient_.assign(y.size(), Vec<Dim>::Zero());
   }
+  near_rate_.clear();
   near_first_.clear();
   near_second_.clear();
   near_direction_.clear();
   near_slope_.clear();
-  const double radius_squared = radius_ * radius_;
   const double unit = 1.0 / cell_volume_;
-  for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const int p = pairs.first[k], i = pairs.second[k];
-    if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;  // bonded
-    const Vec<Dim> Y = y[i] - y[p];
-    const double r2 = Y.squaredNorm();
-    if (r2 >= radius_squared || r2 <= 0.0) continue;
-    const double r = std::sqrt(r2);
-    if (pairs.bond[k] >= 0) {  // a broken bond: fragments of one body (fragment_radius)
-      const double d = fragment_radius(p, i, state);
-      if (r >= d) continue;
-      const Vec<Dim> M = Y / r;
-      const double normal =
-          short_range_normal_force(fragment_stiffness_[state.body[p]], V[p], V[i], d, r);
-      push_active(p, i, normal, M, M, state, force);
-      continue;
+  for_each_unbonded_pair_within(state, [&](int p, int i, bool broken, const Vec<Dim>& M,
+                                           double r) {
+    if (broken) {  // fragments of one body (fragment_radius)
+      push_spring(p, i, fragment_stiffness_[state.body[p]], fragment_radius(p, i, state), M, r,
+                  state, force);
+      return;
     }
     const double q = r / radius_;
-    const Vec<Dim> M = Y / r;
     const double w = wendland(q) * unit;
     const double slope = wendland_slope(q) * unit / radius_;  // d(w/V_cell)/dr <= 0
     phi_[p] += V[i] * w;
     phi_[i] += V[p] * w;
+    // d phi_p / dt = V_i slope dr/dt, dr/dt = M . (v_i - v_p): the penetration rate.
+    const double r_rate = M.dot(state.velocity[i] - state.velocity[p]);
+    phi_rate_[p] += V[i] * slope * r_rate;
+    phi_rate_[i] += V[p] * slope * r_rate;
+    near_rate_.push_back(r_rate);
     // d phi_p / d y_p = V_i slope dr/dy_p = -V_i slope M: towards i.
     phi_gradient_[p] -= (V[i] * slope) * M;
     phi_gradient_[i] += (V[p] * slope) * M;
@@ -258,13 +302,33 @@ void PdContact<Dim>::find_smoothed_pairs(const ContactState<Dim>& state,
     near_second_.push_back(i);
     near_direction_.push_back(M);
     near_slope_.push_back(slope);
+  });
+  if (body_mass_.empty()) {
+    body_mass_.assign(static_cast<std::size_t>(body_count_), 0.0);
+    for (std::size_t p = 0; p < y.size(); ++p) body_mass_[state.body[p]] += state.mass[p];
   }
+  contact_points_.assign(static_cast<std::size_t>(body_count_), 0);
+  if (counted_.size() != y.size()) counted_.assign(y.size(), 0);
+  for (std::size_t k = 0; k < near_first_.size(); ++k)
+    for (int point : {near_first_[k], near_second_[k]})
+      if (!counted_[point] && phi_[point] > calibration_.phi0) {
+        counted_[point] = 1;
+        ++contact_points_[state.body[point]];
+      }
+  for (std::size_t k = 0; k < near_first_.size(); ++k)
+    counted_[near_first_[k]] = counted_[near_second_[k]] = 0;
   for (std::size_t k = 0; k < near_first_.size(); ++k) {
     const int p = near_first_[k], i = near_second_[k];
-    const double normal = -(energy_slope(p, phi_[p], state) * V[i] +
-                            energy_slope(i, phi_[i], state) * V[p]) *
-                          near_slope_[k];
+    const double elastic = -(energy_slope(p, phi_[p], state) * V[i] +
+                             energy_slope(i, phi_[i], state) * V[p]) *
+                           near_slope_[k];
+    const double damping = -(damping_slope(p, state) * V[i] + damping_slope(i, state) * V[p]) *
+                            near_slope_[k];
+    // The dashpot may not pull the bodies together: the pair's force stays compressive.
+    const double normal = std::max(elastic + damping, 0.0);
     if (!(normal > 0.0)) continue;
+    // The dashpot's power (W, >= 0 summed over the pairs): -(N - N_elastic) dr/dt.
+    dissipation_ -= (normal - std::max(elastic, 0.0)) * near_rate_[k];
     const Vec<Dim> g = phi_gradient_[p] - phi_gradient_[i];
     const double g_norm = g.norm();
     const Vec<Dim> n = g_norm > 0.0 ? Vec<Dim>(g / g_norm) : near_direction_[k];
@@ -273,6 +337,7 @@ void PdContact<Dim>::find_smoothed_pairs(const ContactState<Dim>& state,
   for (std::size_t k = 0; k < near_first_.size(); ++k)
     for (int point : {near_first_[k], near_second_[k]}) {
       phi_[point] = 0.0;
+      phi_rate_[point] = 0.0;
       phi_gradient_[point] = Vec<Dim>::Zero();
     }
 }
@@ -315,29 +380,25 @@ FrictionLaw PdContact<Dim>::pair_law(std::size_t k) const {
   return law;
 }
 
-// Slip-weakening history (contact/coulomb_friction.hpp after_slip): a point in contact whose
-// fastest pair slips at >= v_reg (the regularised law's sliding branch; any slip when v_reg = 0)
-// adds that speed x dt to its slip; one that sticks, or is out of contact, starts again from 0.
-// The slip speed is the relative velocity of the pair's points off the surface normal n.
+// Slip-weakening history (contact/coulomb_friction.hpp after_slip), as the MPM nodes keep it
+// (mpm/multimaterial_contact.cpp advance_slip): a point in contact with a pair that slides -
+// whose stick force exceeds the static limit, Coulomb's decision - adds the slip speed that
+// pair's friction leaves (the fastest of its sliding pairs) x dt to its slip; a point whose
+// pairs all stick, or that is out of contact, starts again from 0. The slip speed alone is no
+// test of sliding: an elastic body's surface vibrates tangentially while its contact holds.
 template <int Dim>
 void PdContact<Dim>::update_slip(const ContactState<Dim>& state) {
   const std::size_t n_points = state.position.size();
   if (slip_.size() != n_points) slip_.assign(n_points, 0.0);
   slip_speed_.assign(n_points, -1.0);
-  for (std::size_t k = 0; k < active_first_.size(); ++k) {
-    const int p = active_first_[k], i = active_second_[k];
-    const Vec<Dim> w = state.velocity[i] - state.velocity[p];
-    const Vec<Dim>& n = active_surface_normal_[k];
-    const double speed = (w - n.dot(w) * n).norm();
-    slip_speed_[p] = std::max(slip_speed_[p], speed);
-    slip_speed_[i] = std::max(slip_speed_[i], speed);
-  }
-  const double v_reg = law_.regularization_velocity;
-  for (std::size_t p = 0; p < n_points; ++p) {
-    const double speed = slip_speed_[p];
-    const bool sliding = v_reg > 0.0 ? speed >= v_reg : speed > 0.0;
-    slip_[p] = sliding ? slip_[p] + speed * state.dt : 0.0;
-  }
+  if (active_slip_.size() == active_first_.size())  // no friction pass: nothing slides
+    for (std::size_t k = 0; k < active_first_.size(); ++k) {
+      const int p = active_first_[k], i = active_second_[k];
+      slip_speed_[p] = std::max(slip_speed_[p], active_slip_[k]);
+      slip_speed_[i] = std::max(slip_speed_[i], active_slip_[k]);
+    }
+  for (std::size_t p = 0; p < n_points; ++p)
+    slip_[p] = slip_speed_[p] >= 0.0 ? slip_[p] + slip_speed_[p] * state.dt : 0.0;
 }
 
 template <int Dim>
@@ -364,6 +425,7 @@ void PdContact<Dim>::add_pairwise_friction(const ContactState<Dim>& state,
                                            std::span<Vec<Dim>> force, PairLaw&& law) {
   const std::size_t pairs = active_first_.size();
   active_friction_.assign(pairs, Vec<Dim>::Zero());
+  active_slip_.assign(pairs, -1.0);
   for (std::size_t k = 0; k < pairs; ++k) {
     const int p = active_first_[k], i = active_second_[k];
     const double area = adhesion_area(k, state);
@@ -374,6 +436,7 @@ void PdContact<Dim>::add_pairwise_friction(const ContactState<Dim>& state,
             Vec<Dim>(trial_velocity(i, state, force) - trial_velocity(p, state, force)),
             active_surface_normal_[k]);
     active_friction_[k] = f.force_on_first;
+    active_slip_[k] = f.slip_after;
     dissipation_ += f.dissipation;
   }
   for (std::size_t k = 0; k < pairs; ++k) {
@@ -419,6 +482,7 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
                                      state.bond_weight);
 
   active_friction_.assign(pairs, Vec<Dim>::Zero());  // central fall-back forces, added last
+  active_slip_.assign(pairs, -1.0);
   for (std::size_t k = 0; k < pairs; ++k) {
     const int p = active_first_[k], i = active_second_[k];
     const int bp = state.body[p], bi = state.body[i];
@@ -433,6 +497,7 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
           pair_law(k), active_normal_[k], area, stick_rate(k, state), M, Vec<Dim>(v[i] - v[p]),
           Vec<Dim>(trial_velocity(i, state, force) - trial_velocity(p, state, force)));
       active_friction_[k] = f.force_on_first;
+      active_slip_[k] = f.slip_after;
       dissipation_ += f.dissipation;
       continue;
     }
@@ -457,8 +522,9 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
       inverse_mass +=
           objective_.inverse_mass_at(si, xc, y, state.mass, *state.bonds, state.bond_weight);
     const double rate = share(k) / (inverse_mass * state.dt);  // stick force per slip speed
-    const double magnitude =
-        pair_law(k).force(pressing(k), area, slip.norm(), rate * trial_speed);
+    const FrictionLaw law = pair_law(k);
+    const double magnitude = law.force(pressing(k), area, slip.norm(), rate * trial_speed);
+    active_slip_[k] = law.slip_after(pressing(k), area, rate, trial_speed, magnitude);
     if (magnitude <= 0.0 || trial_speed <= 0.0) continue;
     const Vec<Dim> F = (magnitude / trial_speed) * trial;  // on p's body, at xc
     if (sp >= 0) objective_.apply(sp, F, xc, y);
@@ -499,39 +565,31 @@ Vec<Dim> PdContact<Dim>::force_between(int material_a, int material_b) const {
 
 template <int Dim>
 double PdContact<Dim>::elastic_energy(const ContactState<Dim>& state) const {
-  const ContactPairList& pairs = list_.pairs();
   double energy = 0.0;
   if (contact_model_ == PdContactModel::Smoothed) {
     // sum_p (k_p h^2 / 2 G0^2) <phi_p - phi0>_+^2 (an output-time pass: its own phi storage).
     std::vector<double> phi(state.position.size(), 0.0);
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
-      const int p = pairs.first[k], i = pairs.second[k];
-      if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;
-      const double r = (state.position[i] - state.position[p]).norm();
-      if (pairs.bond[k] >= 0) {  // fragments of one body: springs (find_smoothed_pairs)
-        energy += short_range_energy(fragment_stiffness_[state.body[p]], state.volume[p], state.volume[i],
-                                     fragment_radius(p, i, state), r);
-        continue;
+    for_each_unbonded_pair_within(state, [&](int p, int i, bool broken, const Vec<Dim>&,
+                                             double r) {
+      if (broken) {  // fragments of one body: springs (find_smoothed_pairs)
+        energy += short_range_energy(fragment_stiffness_[state.body[p]], state.volume[p],
+                                     state.volume[i], fragment_radius(p, i, state), r);
+        return;
       }
-      if (r <= 0.0 || r >= radius_) continue;
       const double w = wendland(r / radius_) / cell_volume_;
       phi[p] += state.volume[i] * w;
       phi[i] += state.volume[p] * w;
-    }
+    });
     for (std::size_t p = 0; p < phi.size(); ++p)
       if (phi[p] > calibration_.phi0)
         energy += 0.5 * energy_slope(static_cast<int>(p), phi[p], state) *
                   (phi[p] - calibration_.phi0);
     return energy;
   }
-  for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const int p = pairs.first[k], i = pairs.second[k];
-    if (pairs.bond[k] >= 0 && state.bond_weight[pairs.bond[k]] != 0.0) continue;
-    const double r = (state.position[i] - state.position[p]).norm();
-    const double d = pair_radius(p, i, state);
+  for_each_unbonded_pair_within(state, [&](int p, int i, bool, const Vec<Dim>&, double r) {
     energy += short_range_energy(pair_stiffness_[state.body[p] * body_count_ + state.body[i]],
-                                 state.volume[p], state.volume[i], d, r);
-  }
+                                 state.volume[p], state.volume[i], pair_radius(p, i, state), r);
+  });
   return energy;
 }
 

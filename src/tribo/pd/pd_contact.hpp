@@ -86,6 +86,10 @@ class PdContact {
  private:
   void find_pairs_in_contact(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
   void find_smoothed_pairs(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
+  template <class PairFunction>
+  void for_each_unbonded_pair_within(const ContactState<Dim>& state, PairFunction&& fn) const;
+  void push_spring(int p, int i, double k, double d, const Vec<Dim>& M, double r,
+                   const ContactState<Dim>& state, std::span<Vec<Dim>> force);
   double pair_radius(int p, int i, const ContactState<Dim>& state) const;
   double fragment_radius(int p, int i, const ContactState<Dim>& state) const;
   void push_active(int p, int i, double normal, const Vec<Dim>& direction,
@@ -93,6 +97,8 @@ class PdContact {
                    std::span<Vec<Dim>> force);
   // dE_p/dphi_p of the smoothed surface's energy (J), 0 below phi0.
   double energy_slope(int point, double phi, const ContactState<Dim>& state) const;
+  // dD_p/d(dphi_p/dt) of the contact dashpot (J s), 0 out of contact.
+  double damping_slope(int point, const ContactState<Dim>& state) const;
   void add_friction(const ContactState<Dim>& state, std::span<Vec<Dim>> force);
   template <class PairLaw>
   void add_pairwise_friction(const ContactState<Dim>& state, std::span<Vec<Dim>> force,
@@ -139,11 +145,17 @@ class PdContact {
   // Smoothed model, per point (reset after each pass): phi_p and its gradient g_p; per pair
   // within R: the pair's points, direction and w'(q) / (R V_cell).
   std::vector<double> phi_;
+  std::vector<double> phi_rate_;     // d phi_p / dt
+  std::vector<double> body_mass_;    // per body, kg (set at the first pass)
+  std::vector<int> contact_points_;  // per body: its points with phi > phi0 (this pass)
+  std::vector<char> counted_;        // scratch: point already counted
+  std::vector<double> near_rate_;     // per pair within R: dr/dt
   std::vector<Vec<Dim>> phi_gradient_;
   std::vector<int> near_first_, near_second_;
   std::vector<Vec<Dim>> near_direction_;
   std::vector<double> near_slope_;
   std::vector<Vec<Dim>> active_friction_;  // scratch: friction on each pair's first point
+  std::vector<double> active_slip_;        // scratch: PairFriction::slip_after per pair
   std::vector<double> normal_of_point_;    // per point: sum of its pairs' N (their shares)
   std::vector<Vec<Dim>> totals_;           // material_count^2, force on a by b
   double dissipation_ = 0.0;

@@ -4,8 +4,11 @@
 // no dissipation in rigid co-rotation and angular momentum to 1e-8 for BFCM and the objective
 // model; issue 12, default smoothed contact: the 25 degree incline within 3% of
 // g (sin th - mu cos th) in 2D and 3D, frictionless mu_eff below 0.01, the stopping distance on a
-// flat floor within 3%, a disk rolling at 2/3 of its launch speed within 5%), and the seed's claims about the
-// other models (BFCM's mu_eff below mu; NFCM dissipates and drifts) must show.
+// flat floor within 3%, static friction 0.6 holding the block at 25 degrees (travel below 1% of
+// the slipping one, gravity x1 and x0.1) and letting it slide at 35 within 3%, a disk rolling at 2/3 of its launch speed within 5%), and the seed's claims about the
+// other models (BFCM's mu_eff below mu; NFCM dissipates and drifts) must show. Each problem runs
+// at its ctest size (ValidationProblem::run_ctest: the 3D incline and the frictionless cases
+// shorter), the full size in `tribo validate`.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -16,7 +19,7 @@ namespace tribo::app {
 namespace {
 
 void expect_all_rows_pass(const std::string& problem) {
-  for (const ValidationRow& r : run_validation_problem(problem)) {
+  for (const ValidationRow& r : run_validation_problem_ctest(problem)) {
     std::printf("    %-24s %-44s reference %.6g result %.6g error %.3g (tolerance %.3g)\n",
                 r.problem.c_str(), r.quantity.c_str(), r.reference, r.result, r.error, r.tolerance);
     EXPECT_TRUE(r.pass) << r.problem << ": " << r.quantity << " = " << r.result << ", reference "
@@ -44,6 +47,9 @@ TEST(PdFrictionValidation, TheSmoothedSurfaceHasNoWashboardFriction) {
 }
 TEST(PdFrictionValidation, ABlockStopsAfterTheCoulombDistance) {
   expect_all_rows_pass("pd-floor-stop");
+}
+TEST(PdFrictionValidation, StaticFrictionAboveTanThetaHoldsTheBlockAndBelowItSlides) {
+  expect_all_rows_pass("pd-static-rest");
 }
 TEST(PdFrictionValidation, ADiskLaunchedWithoutSpinRollsAtTwoThirdsOfItsSpeed) {
   expect_all_rows_pass("pd-rolling-disk");
