@@ -6,7 +6,9 @@
 #include <cmath>
 #include <filesystem>
 
-#include "tribo/io/summary_json.hpp"
+#include <nlohmann/json.hpp>
+
+#include "tribo/io/atomic_file.hpp"
 
 namespace tribo::app {
 
@@ -63,47 +65,45 @@ void measure_conservation(const Simulation<Dim>& sim, const SimulationSpec& spec
   report.momentum_balance_scale = balance_scale;
 }
 
+// nlohmann::ordered_json keeps the keys in the order they are set (DESIGN.md's order), and writes
+// doubles in their shortest round-trip form and a NaN or infinity as null (JSON has none).
 void write_summary(const RunReport& report, const SimulationSpec& spec, const RunOptions& options, double dt,
                    int frames) {
-  io::JsonObject summary;
-  summary.set("title", spec.title)
-      .set("method", spec.method == Method::Mpm ? "mpm" : "pd")
-      .set("dimension", spec.dimension)
-      .set("particles", report.particles)
-      .set("steps", report.steps)
-      .set("dt", dt)
-      .set("simulated_time", report.simulated_time)
-      .set("wall_time", report.wall_seconds)
-      .set("particle_updates_per_second", report.particle_updates_per_second)
-      .set("threads", omp_get_max_threads())
-      .set("frames", frames);
-  if (options.restart) {
-    io::JsonObject restart;
-    restart.set("step", report.first_step).set("time", report.first_time);
-    summary.set("restarted_from", std::move(restart));
-  }
-  io::JsonObject conservation;
-  conservation.set("energy_relative_error", report.energy_error)
-      .set("momentum_relative_error", report.momentum_error)
-      .set("momentum_balance", report.momentum_balance)
-      .set("momentum_balance_scale", report.momentum_balance_scale)
-      .set("note", "momentum_balance = |P(end) - P(0) - J| / S: J the impulse of gravity, boundary conditions "
-                   "and rigid bodies on the deformable bodies, summed over the steps as the solver applied it; "
-                   "S = max(sum |m v| at the start, at the end, sum over steps of |J_step|) in N s; ~1e-12 "
-                   "for a correct MPM run, null when the solver does not record J. momentum_relative_error "
-                   "(kept for old readers) compares with gravity's impulse alone and misleads with rigid "
-                   "bodies or a zero total; energy_relative_error: |E(end) - E(0)| / max(|E(0)|, kinetic + "
-                   "strain), E with gravity's potential and friction's work");
-  summary.set("conservation", std::move(conservation));
-  summary.set("exit_reason", report.exit_reason).set("exit_code", report.exit_code);
-  if (report.last_good_step >= 0) {
-    io::JsonObject good;
-    good.set("step", report.last_good_step).set("time", report.last_good_time);
-    summary.set("last_good_state", std::move(good));
-  }
+  using Json = nlohmann::ordered_json;
+  Json summary = {{"title", spec.title},
+                  {"method", spec.method == Method::Mpm ? "mpm" : "pd"},
+                  {"dimension", spec.dimension},
+                  {"particles", report.particles},
+                  {"steps", report.steps},
+                  {"dt", dt},
+                  {"simulated_time", report.simulated_time},
+                  {"wall_time", report.wall_seconds},
+                  {"particle_updates_per_second", report.particle_updates_per_second},
+                  {"threads", omp_get_max_threads()},
+                  {"frames", frames}};
+  if (options.restart) summary["restarted_from"] = {{"step", report.first_step}, {"time", report.first_time}};
+  summary["conservation"] = {
+      {"energy_relative_error", report.energy_error},
+      {"momentum_relative_error", report.momentum_error},
+      {"momentum_balance", report.momentum_balance},
+      {"momentum_balance_scale", report.momentum_balance_scale},
+      {"note", "momentum_balance = |P(end) - P(0) - J| / S: J the impulse of gravity, boundary conditions "
+               "and rigid bodies on the deformable bodies, summed over the steps as the solver applied it; "
+               "S = max(sum |m v| at the start, at the end, sum over steps of |J_step|) in N s; ~1e-12 "
+               "for a correct MPM run, null when the solver does not record J. momentum_relative_error "
+               "(kept for old readers) compares with gravity's impulse alone and misleads with rigid "
+               "bodies or a zero total; energy_relative_error: |E(end) - E(0)| / max(|E(0)|, kinetic + "
+               "strain), E with gravity's potential and friction's work"}};
+  summary["exit_reason"] = report.exit_reason;
+  summary["exit_code"] = report.exit_code;
+  if (report.last_good_step >= 0)
+    summary["last_good_state"] = {{"step", report.last_good_step}, {"time", report.last_good_time}};
   if (!report.checkpoint.empty())
-    summary.set("checkpoint", std::filesystem::relative(report.checkpoint, report.directory).string());
-  io::write_json_atomically(report.directory / "summary.json", summary);
+    summary["checkpoint"] = std::filesystem::relative(report.checkpoint, report.directory).string();
+  // Strings that are not UTF-8 (a title read from a Latin-1 deck) are written with U+FFFD in their
+  // place instead of throwing at the end of a run.
+  io::write_file_atomically(report.directory / "summary.json",
+                            summary.dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
 }
 
 template Vec<2> total_momentum<2>(const Simulation<2>&);
