@@ -1,11 +1,11 @@
 // DIR/summary.json (app/run_summary.hpp): the keys of DESIGN.md's output folder, in their order,
 // doubles that read back to the same bits, non-finite figures as null, optional sections only
 // when they apply.
-#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -13,11 +13,14 @@
 
 #include "tribo/app/run_summary.hpp"
 
+#include "../support/scratch_folder.hpp"
+
 namespace tribo::app {
 namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
+using test_support::ScratchFolder;
 
 Json written_summary(const RunReport& report, const RunOptions& options) {
   SimulationSpec spec;
@@ -35,17 +38,8 @@ std::vector<std::string> keys(const Json& object) {
   return out;
 }
 
-struct SummaryFolder {
-  fs::path path = fs::temp_directory_path() / ("tribo_run_summary_" + std::to_string(::getpid()));
-  SummaryFolder() { fs::create_directories(path); }
-  ~SummaryFolder() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
-
 TEST(RunSummary, CompletedRunHasTheContractKeysInOrder) {
-  const SummaryFolder folder;
+  const ScratchFolder folder;
   RunReport report;
   report.directory = folder.path;
   report.particles = 12;
@@ -53,6 +47,7 @@ TEST(RunSummary, CompletedRunHasTheContractKeysInOrder) {
   report.simulated_time = 1.0 / 3.0;
   report.exit_reason = "completed";
   report.momentum_balance = 1e-13;
+  report.momentum_balance_scale = 2.0;
   report.checkpoint = folder.path / "checkpoints" / "checkpoint_000000345.bin";
   const Json s = written_summary(report, RunOptions{});
   EXPECT_EQ(keys(s), (std::vector<std::string>{"title", "method", "dimension", "particles", "steps", "dt",
@@ -68,10 +63,14 @@ TEST(RunSummary, CompletedRunHasTheContractKeysInOrder) {
   EXPECT_EQ(s["simulated_time"].get<double>(), 1.0 / 3.0);
   EXPECT_EQ(s["frames"], 7);
   EXPECT_EQ(s["checkpoint"], "checkpoints/checkpoint_000000345.bin");
+  // Whole numbers as the summary always wrote them ("2", not "2.0"), as history.csv writes times.
+  std::ifstream in(folder.path / "summary.json");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"momentum_balance_scale\": 2,\n"), std::string::npos) << text;
 }
 
 TEST(RunSummary, RestartAndLastGoodStateAppearWhenTheyApplyAndNaNIsNull) {
-  const SummaryFolder folder;
+  const ScratchFolder folder;
   RunReport report;
   report.directory = folder.path;
   report.exit_code = 3;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -65,8 +66,20 @@ void measure_conservation(const Simulation<Dim>& sim, const SimulationSpec& spec
   report.momentum_balance_scale = balance_scale;
 }
 
-// nlohmann::ordered_json keeps the keys in the order they are set (DESIGN.md's order), and writes
-// doubles in their shortest round-trip form and a NaN or infinity as null (JSON has none).
+namespace {
+
+// A double as the summary has always written it, and as history.csv and run.pvd write times:
+// the shortest round-trip form, "0" and "3" for whole numbers (nlohmann would write "0.0"; scripts
+// that match the last good time against the history's text rely on it), null for NaN or infinity.
+nlohmann::ordered_json number(double value) {
+  if (std::isfinite(value) && value == std::trunc(value) && std::abs(value) < 9.0e15)
+    return static_cast<std::int64_t>(value);
+  return value;  // nlohmann writes NaN and infinity as null
+}
+
+}  // namespace
+
+// nlohmann::ordered_json keeps the keys in the order they are set (DESIGN.md's order).
 void write_summary(const RunReport& report, const SimulationSpec& spec, const RunOptions& options, double dt,
                    int frames) {
   using Json = nlohmann::ordered_json;
@@ -75,18 +88,18 @@ void write_summary(const RunReport& report, const SimulationSpec& spec, const Ru
                   {"dimension", spec.dimension},
                   {"particles", report.particles},
                   {"steps", report.steps},
-                  {"dt", dt},
-                  {"simulated_time", report.simulated_time},
-                  {"wall_time", report.wall_seconds},
-                  {"particle_updates_per_second", report.particle_updates_per_second},
+                  {"dt", number(dt)},
+                  {"simulated_time", number(report.simulated_time)},
+                  {"wall_time", number(report.wall_seconds)},
+                  {"particle_updates_per_second", number(report.particle_updates_per_second)},
                   {"threads", omp_get_max_threads()},
                   {"frames", frames}};
-  if (options.restart) summary["restarted_from"] = {{"step", report.first_step}, {"time", report.first_time}};
+  if (options.restart) summary["restarted_from"] = {{"step", report.first_step}, {"time", number(report.first_time)}};
   summary["conservation"] = {
-      {"energy_relative_error", report.energy_error},
-      {"momentum_relative_error", report.momentum_error},
-      {"momentum_balance", report.momentum_balance},
-      {"momentum_balance_scale", report.momentum_balance_scale},
+      {"energy_relative_error", number(report.energy_error)},
+      {"momentum_relative_error", number(report.momentum_error)},
+      {"momentum_balance", number(report.momentum_balance)},
+      {"momentum_balance_scale", number(report.momentum_balance_scale)},
       {"note", "momentum_balance = |P(end) - P(0) - J| / S: J the impulse of gravity, boundary conditions "
                "and rigid bodies on the deformable bodies, summed over the steps as the solver applied it; "
                "S = max(sum |m v| at the start, at the end, sum over steps of |J_step|) in N s; ~1e-12 "
@@ -97,7 +110,7 @@ void write_summary(const RunReport& report, const SimulationSpec& spec, const Ru
   summary["exit_reason"] = report.exit_reason;
   summary["exit_code"] = report.exit_code;
   if (report.last_good_step >= 0)
-    summary["last_good_state"] = {{"step", report.last_good_step}, {"time", report.last_good_time}};
+    summary["last_good_state"] = {{"step", report.last_good_step}, {"time", number(report.last_good_time)}};
   if (!report.checkpoint.empty())
     summary["checkpoint"] = std::filesystem::relative(report.checkpoint, report.directory).string();
   // Strings that are not UTF-8 (a title read from a Latin-1 deck) are written with U+FFFD in their
