@@ -13,31 +13,34 @@
 
 namespace tribo::app {
 
+namespace {
+
+// sum over the deformable (not rigid) particles p of term(p), in particle order.
+template <int Dim, class T, class Term>
+T sum_over_deformable(const Simulation<Dim>& sim, T sum, Term term) {
+  const Particles<Dim>& p = sim.particles();
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (!sim.spec().materials[p.material[i]].rigid()) sum += term(p, i);
+  return sum;
+}
+
+}  // namespace
+
 template <int Dim>
 Vec<Dim> total_momentum(const Simulation<Dim>& sim) {
-  const Particles<Dim>& p = sim.particles();
-  Vec<Dim> sum = Vec<Dim>::Zero();
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (!sim.spec().materials[p.material[i]].rigid()) sum += p.mass[i] * p.velocity[i];
-  return sum;
+  return sum_over_deformable<Dim>(sim, Vec<Dim>(Vec<Dim>::Zero()),
+                                  [](const Particles<Dim>& p, std::size_t i) -> Vec<Dim> { return p.mass[i] * p.velocity[i]; });
 }
 
 template <int Dim>
 double momentum_magnitude(const Simulation<Dim>& sim) {
-  const Particles<Dim>& p = sim.particles();
-  double sum = 0.0;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (!sim.spec().materials[p.material[i]].rigid()) sum += p.mass[i] * p.velocity[i].norm();
-  return sum;
+  return sum_over_deformable<Dim>(
+      sim, 0.0, [](const Particles<Dim>& p, std::size_t i) { return p.mass[i] * p.velocity[i].norm(); });
 }
 
 template <int Dim>
 double deformable_mass(const Simulation<Dim>& sim) {
-  const Particles<Dim>& p = sim.particles();
-  double m = 0.0;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (!sim.spec().materials[p.material[i]].rigid()) m += p.mass[i];
-  return m;
+  return sum_over_deformable<Dim>(sim, 0.0, [](const Particles<Dim>& p, std::size_t i) { return p.mass[i]; });
 }
 
 template <int Dim>
