@@ -2,6 +2,9 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
+# Warnings are errors in `make test` (the CI build, .ci/run), not in `make build` or `make run`:
+# a user's newer compiler may warn where ours does not.
+WERROR ?= OFF
 
 .PHONY: deps configure build run test test-fast bench clean
 
@@ -9,7 +12,7 @@ deps:
 	@./scripts/install-deps.sh
 
 configure: deps
-	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) > /tmp/tribo-configure.log 2>&1 || (cat /tmp/tribo-configure.log; exit 1)
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DTRIBO_WERROR=$(WERROR) > /tmp/tribo-configure.log 2>&1 || (cat /tmp/tribo-configure.log; exit 1)
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -17,6 +20,7 @@ build: configure
 run: build
 	@./scripts/run-default.sh $(BUILD)
 
+test: WERROR = ON
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
-  libeigen3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
+  libeigen3-dev libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   python3-vtk9 python3-matplotlib python3-numpy python3-pil python3-yaml

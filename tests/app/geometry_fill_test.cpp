@@ -17,9 +17,12 @@
 #include "tribo/io/deck_writer.hpp"
 #include "tribo/mpm/particle_filling.hpp"
 #include "tribo/pd/lattice.hpp"
+#include "../support/uv_sphere.hpp"
 
 namespace tribo {
 namespace {
+
+using tribo::test_support::uv_sphere;
 
 namespace fs = std::filesystem;
 using Triangle = std::array<Vec3, 3>;
@@ -33,22 +36,6 @@ fs::path scratch(const std::string& name) {
 
 void write_text(const fs::path& file, const std::string& text) {
   std::ofstream(file, std::ios::binary) << text;
-}
-
-// A UV sphere of nlon x nlat quads: 2 nlon (nlat - 1) triangles.
-std::vector<Triangle> uv_sphere(const Vec3& c, double r, int nlon, int nlat) {
-  auto p = [&](int i, int j) {
-    const double th = std::numbers::pi * j / nlat, ph = 2.0 * std::numbers::pi * i / nlon;
-    return Vec3(c.x() + r * std::sin(th) * std::cos(ph), c.y() + r * std::sin(th) * std::sin(ph),
-                c.z() + r * std::cos(th));
-  };
-  std::vector<Triangle> t;
-  for (int i = 0; i < nlon; ++i)
-    for (int j = 0; j < nlat; ++j) {
-      if (j > 0) t.push_back({p(i, j), p(i + 1, j), p(i + 1, j + 1)});
-      if (j < nlat - 1) t.push_back({p(i, j), p(i + 1, j + 1), p(i, j + 1)});
-    }
-  return t;
 }
 
 // A cube of side `a` centred at c, turned by `angle` about z and then about x.

@@ -4,31 +4,18 @@
 #   a missing deck exits 2 and names the file; every deck in tests/decks/good exits 0.
 # Usage: bash bad_decks.sh /path/to/tribo /path/to/source
 set -u
-tribo="${1:?usage: bad_decks.sh TRIBO SOURCE_DIR}"
-source_dir="${2:?usage: bad_decks.sh TRIBO SOURCE_DIR}"
+source "$(dirname "$0")/lib.sh"
+cli_setup bad_decks "$@"
 bad="$source_dir/tests/decks/bad"
 good="$source_dir/tests/decks/good"
-
-if [[ ! -x "$tribo" ]]; then
-  echo "FAIL: $tribo is not an executable" >&2
-  exit 1
-fi
-
-failures=0
 checked=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
 
 # The line a bad deck must be rejected at: its first line `# expect: LINE TEXT`, or its row
 # `FILE LINE TEXT` in EXPECTED.txt (for files that cannot carry a comment, e.g. the empty one).
 expected_line() {
-  local file="$1" header
-  header="$(head -n 1 "$file" | tr -d '\0')"
-  if [[ "$header" =~ ^#\ expect:\ ([0-9]+)\  ]]; then
-    echo "${BASH_REMATCH[1]}"
+  local file="$1"
+  if expect_header "$file"; then
+    echo "$expect_line"
     return
   fi
   awk -v name="$(basename "$file")" '$1 == name { print $2 }' "$bad/EXPECTED.txt" 2>/dev/null
@@ -69,5 +56,4 @@ done
 if [[ $checked -lt 45 ]]; then
   fail "only $checked decks found under $source_dir/tests/decks"
 fi
-echo "checked $checked decks, $failures failure(s)"
-[[ $failures -eq 0 ]]
+cli_finish "checked $checked decks, "

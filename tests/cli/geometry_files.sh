@@ -6,20 +6,14 @@
 #   the good STL and point-cloud decks run (exit 0) and write their frames.
 # Usage: bash geometry_files.sh /path/to/tribo /path/to/source
 set -u
-tribo="${1:?usage: geometry_files.sh TRIBO SOURCE_DIR}"
-source_dir="${2:?usage: geometry_files.sh TRIBO SOURCE_DIR}"
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "$(dirname "$0")/lib.sh"
+cli_setup geometry_files "$@"
 cd "$source_dir" || exit 1
 checked=0
 for deck in tests/decks/bad/stl_*.yaml tests/decks/bad/points_*.yaml; do
   checked=$((checked + 1))
-  header="$(head -n 1 "$deck")"
-  [[ "$header" =~ ^#\ expect:\ ([0-9]+)\ (.*)$ ]] || { fail "$deck: no '# expect: LINE TEXT' line"; continue; }
-  line="${BASH_REMATCH[1]}" text="${BASH_REMATCH[2]}"
+  expect_header "$deck" || { fail "$deck: no '# expect: LINE TEXT' line"; continue; }
+  line="$expect_line" text="$expect_text"
   stderr="$("$tribo" check "$deck" 2>&1 >/dev/null)"
   rc=$?
   [[ $rc -eq 2 ]] || fail "$deck: exit code $rc, expected 2: $stderr"
@@ -31,8 +25,7 @@ for deck in tests/decks/bad/stl_*.yaml tests/decks/bad/points_*.yaml; do
 done
 [[ $checked -ge 6 ]] || fail "only $checked geometry-file decks found"
 
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
+out="$work"
 for deck in tests/decks/good/stl_cube_3d.yaml tests/decks/good/points_patch_pd_2d.yaml; do
   name="$(basename "$deck" .yaml)"
   log="$("$tribo" run "$deck" --output "$out/$name" --quiet --threads 1 2>&1)"
@@ -44,5 +37,4 @@ for deck in tests/decks/good/stl_cube_3d.yaml tests/decks/good/points_patch_pd_2
     fail "$deck: the deck as run does not name the file by its absolute path"
   "$tribo" check "$out/$name/deck.yaml" >/dev/null 2>&1 || fail "$out/$name/deck.yaml: does not check"
 done
-echo "checked $checked bad geometry decks and 2 runs, $failures failure(s)"
-[[ $failures -eq 0 ]]
+cli_finish "checked $checked bad geometry decks and 2 runs, "

@@ -13,51 +13,18 @@
 # checkpoints of an earlier run) are built below.
 # Usage: bash hostile_inputs.sh /path/to/tribo /path/to/source
 set -u
-tribo="${1:?usage: hostile_inputs.sh TRIBO SOURCE_DIR}"
-source_dir="${2:?usage: hostile_inputs.sh TRIBO SOURCE_DIR}"
+source "$(dirname "$0")/lib.sh"
+cli_setup hostile "$@"
 decks="$source_dir/tests/decks/hostile"
-work="$(mktemp -d "${TMPDIR:-/tmp}/tribo-hostile.XXXXXX")"
 background=""
-cleanup() {
-  [[ -n "$background" ]] && kill -KILL "$background" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+cli_before_cleanup() { [[ -n "$background" ]] && kill -KILL "$background" 2>/dev/null; }
 unset TRIBO_MEMORY_LIMIT
 
-failures=0
 cases=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# run_case NAME EXPECTED_EXIT TEXT COMMAND...: runs COMMAND under a 30 s timeout; checks the exit
-# code and that TEXT is in its stderr. Leaves stderr in $stderr, the exit code in $rc and the
-# wall time in $millis.
+# run_case NAME EXPECTED_EXIT TEXT COMMAND...: expect_exit (lib.sh), counted.
 run_case() {
-  local name="$1" expected="$2" text="$3"
-  shift 3
   cases=$((cases + 1))
-  local start end
-  start=$(date +%s%N)
-  stderr="$(timeout -s KILL 30 "$@" 2>&1 >"$work/stdout")"
-  rc=$?
-  end=$(date +%s%N)
-  millis=$(((end - start) / 1000000))
-  if [[ $rc -eq 137 ]]; then
-    fail "$name: did not end within 30 s"
-    return 1
-  fi
-  if [[ $rc -ne $expected ]]; then
-    fail "$name: exit code $rc, expected $expected; stderr: $stderr"
-    return 1
-  fi
-  if [[ "$stderr" != *"$text"* ]]; then
-    fail "$name: stderr does not contain '$text': $stderr"
-    return 1
-  fi
-  return 0
+  expect_exit "$@"
 }
 
 # ---- the decks of tests/decks/hostile -------------------------------------------------------
@@ -237,6 +204,5 @@ run_case "balance_boundary_conditions" 0 "" "$tribo" run "$work/bc.yaml" -o "$wo
 grep -q '"momentum_relative_error"' "$work/incline/summary.json" 2>/dev/null ||
   fail "summary.json lost the key momentum_relative_error"
 
-echo "hostile inputs: $cases cases, $failures failure(s)"
 [[ $cases -ge 40 ]] || fail "only $cases cases"
-[[ $failures -eq 0 ]]
+cli_finish "hostile inputs: $cases cases, "

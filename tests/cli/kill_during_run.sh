@@ -7,14 +7,8 @@
 # before the first checkpoint, while frames or checkpoints are being written, and between them.
 # Usage: bash kill_during_run.sh /path/to/tribo /path/to/source
 set -u
-tribo="${1:?usage: kill_during_run.sh TRIBO SOURCE_DIR}"
-work="$(mktemp -d "${TMPDIR:-/tmp}/tribo-kill.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "$(dirname "$0")/lib.sh"
+cli_setup kill "$@"
 
 # A block sliding on a rigid floor with Coulomb friction (contact, the sort by cell every 20 steps)
 # and a pre-cracked PMB plate pulled apart (bonds breaking): ~3700 and ~900 steps, 2-3 s each.
@@ -153,5 +147,4 @@ for method in mpm pd; do
   echo "$method: history.csv, run.pvd and $n frames identical to the uninterrupted run"
 done
 
-echo "$failures failure(s)"
-[[ $failures -eq 0 ]]
+cli_finish

@@ -5,15 +5,8 @@
 # field the frames lack are errors with a message.
 # Usage: bash plot.sh /path/to/tribo /path/to/source
 set -u
-tribo="${1:?usage: plot.sh TRIBO SOURCE_DIR}"
-source_dir="${2:?usage: plot.sh TRIBO SOURCE_DIR}"
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/lib.sh"
+cli_setup plot "$@"
 cat > "$work/deck.yaml" <<'DECK'
 title: Square meets disk
 method: mpm
@@ -69,5 +62,4 @@ stderr="$("$tribo" plot "$work/lean" --frames --field stress 2>&1 >/dev/null)"
 rc=$?
 [[ $rc -eq 1 && "$stderr" == *"no 'stress' array; add stress to output.fields"* ]] ||
   fail "a field the frames lack: exit $rc: $stderr"
-echo "$failures failure(s)"
-[[ $failures -eq 0 ]]
+cli_finish

@@ -8,14 +8,8 @@
 #   - a restart with another deck, or of a folder that does not exist, exits 1 with a message.
 # Usage: bash restart_after_signal.sh /path/to/tribo /path/to/source
 set -u
-tribo="${1:?usage: restart_after_signal.sh TRIBO SOURCE_DIR}"
-work="$(mktemp -d "${TMPDIR:-/tmp}/tribo-restart.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "$(dirname "$0")/lib.sh"
+cli_setup restart "$@"
 
 cat >"$work/mpm.yaml" <<'EOF'
 title: restart test (MPM)
@@ -146,5 +140,4 @@ rc=$?
 [[ $rc -eq 1 ]] || fail "missing folder: exit code $rc, expected 1"
 grep -q "no-such-folder" "$work/stderr" || fail "missing folder: message: $(cat "$work/stderr")"
 
-echo "$failures failure(s)"
-[[ $failures -eq 0 ]]
+cli_finish

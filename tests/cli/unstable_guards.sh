@@ -6,14 +6,8 @@
 # history.csv, a checkpoint of that step, and summary.json with exit_code 3 and last_good_state.
 # Usage: bash unstable_guards.sh /path/to/tribo /path/to/source
 set -u
-tribo="${1:?usage: unstable_guards.sh TRIBO SOURCE_DIR}"
-work="$(mktemp -d "${TMPDIR:-/tmp}/tribo-guards.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "$(dirname "$0")/lib.sh"
+cli_setup guards "$@"
 
 # A neo-Hookean block thrown at 60 m/s onto a rigid floor it sticks to: the elements invert
 # (J <= 0, ln J undefined) within a few steps of the impact.
@@ -111,5 +105,4 @@ check_guard leaving "left the grid" "particle " "of body 'block'" "enlarge mpm.g
 check_guard dt_mpm "step 0, t = 0 s" "time step 0.00014 s is above the stability limit" "CFL" "lower time.dt"
 check_guard dt_pd "step 0, t = 0 s" "above the stability limit" "Silling & Askari" "time.cfl"
 
-echo "$failures failure(s)"
-[[ $failures -eq 0 ]]
+cli_finish

@@ -1,6 +1,7 @@
 // The inside test of a triangle surface: exact on a closed surface even for points whose rays run
 // through edges and vertices, and right by majority when the surface has a gap.
 #include "tribo/core/triangle_solid.hpp"
+#include "../support/uv_sphere.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +10,8 @@
 
 namespace tribo {
 namespace {
+
+using tribo::test_support::uv_sphere;
 
 using Triangle = TriangleSolid::Triangle;
 
@@ -24,22 +27,6 @@ std::vector<Triangle> box(const Vec3& lo, const Vec3& hi) {
     t.push_back({corner(f[0]), corner(f[1]), corner(f[2])});
     t.push_back({corner(f[0]), corner(f[2]), corner(f[3])});
   }
-  return t;
-}
-
-// A UV sphere, outward, with nlon x nlat quads (caps as triangles).
-std::vector<Triangle> uv_sphere(const Vec3& c, double r, int nlon, int nlat) {
-  auto p = [&](int i, int j) {
-    const double th = std::numbers::pi * j / nlat, ph = 2.0 * std::numbers::pi * i / nlon;
-    return Vec3(c.x() + r * std::sin(th) * std::cos(ph), c.y() + r * std::sin(th) * std::sin(ph),
-                c.z() + r * std::cos(th));
-  };
-  std::vector<Triangle> t;
-  for (int i = 0; i < nlon; ++i)
-    for (int j = 0; j < nlat; ++j) {
-      if (j > 0) t.push_back({p(i, j), p(i + 1, j), p(i + 1, j + 1)});
-      if (j < nlat - 1) t.push_back({p(i, j), p(i + 1, j + 1), p(i, j + 1)});
-    }
   return t;
 }
 

@@ -9,36 +9,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "../support/scratch_folder.hpp"
+
 namespace fs = std::filesystem;
+using tribo::test_support::ScratchFolder;  // a fresh, empty folder per test
+using tribo::test_support::entries_in;
 using tribo::io::read_file;
 using tribo::io::write_file_atomically;
-
-namespace {
-
-// A fresh, empty folder per test (so that "no other file is left" can be checked by listing
-// it), removed when the test ends.
-struct ScratchFolder {
-  fs::path path;
-  ScratchFolder() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path = fs::temp_directory_path() /
-           ("tribo_atomic_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
-
-std::size_t entries_in(const fs::path& folder) {
-  std::size_t n = 0;
-  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(folder)) ++n;
-  return n;
-}
-
-}  // namespace
 
 TEST(AtomicFile, WritesTheBytesExactlyIncludingZeros) {
   const ScratchFolder scratch;

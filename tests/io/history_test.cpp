@@ -13,30 +13,15 @@
 
 #include "tribo/core/error.hpp"
 #include "tribo/io/atomic_file.hpp"
+#include "../support/scratch_folder.hpp"
 
 namespace fs = std::filesystem;
+using tribo::test_support::ScratchFolder;  // a fresh, empty folder per test
 using tribo::io::HistoryCsv;
 using tribo::io::HistoryRecorder;
 using tribo::io::read_history_csv;
 
 namespace {
-
-// A fresh, empty folder per test (so that "no other file is left" can be checked by listing
-// it), removed when the test ends.
-struct ScratchFolder {
-  fs::path path;
-  ScratchFolder() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path = fs::temp_directory_path() /
-           ("tribo_history_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
 
 // A solver stand-in with fixed particles, energies and contact forces, so that every history
 // value has a hand-computed reference.

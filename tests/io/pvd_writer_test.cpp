@@ -8,38 +8,14 @@
 #include <string>
 
 #include "tribo/io/atomic_file.hpp"
+#include "../support/scratch_folder.hpp"
 
 namespace fs = std::filesystem;
+using tribo::test_support::ScratchFolder;  // a fresh, empty folder per test
+using tribo::test_support::entries_in;
 using tribo::io::PvdEntry;
 using tribo::io::PvdWriter;
 using tribo::io::read_pvd;
-
-namespace {
-
-// A fresh, empty folder per test (so that "no other file is left" can be checked by listing
-// it), removed when the test ends.
-struct ScratchFolder {
-  fs::path path;
-  ScratchFolder() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path = fs::temp_directory_path() /
-           ("tribo_pvd_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
-
-std::size_t entries_in(const fs::path& folder) {
-  std::size_t n = 0;
-  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(folder)) ++n;
-  return n;
-}
-
-}  // namespace
 
 TEST(PvdWriter, NothingIsWrittenBeforeTheFirstFrame) {
   const ScratchFolder scratch;

@@ -16,8 +16,10 @@
 
 #include "tribo/io/atomic_file.hpp"
 #include "tribo/io/pvd_writer.hpp"
+#include "../support/scratch_folder.hpp"
 
 namespace fs = std::filesystem;
+using tribo::test_support::ScratchFolder;  // a fresh, empty folder per test
 using tribo::Mat3;
 using tribo::Particles;
 using tribo::SurfaceMesh;
@@ -27,23 +29,6 @@ using tribo::io::write_particle_frame;
 using tribo::io::write_surface_mesh;
 
 namespace {
-
-// A fresh, empty folder per test (so that "no other file is left" can be checked by listing
-// it), removed when the test ends.
-struct ScratchFolder {
-  fs::path path;
-  ScratchFolder() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path = fs::temp_directory_path() /
-           ("tribo_vtk_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
 
 // An independent reader of what the VTK XML format says an appended-raw file holds (VTK File
 // Formats, "Appended data"): each array's offset counts from the byte after '_', and at that

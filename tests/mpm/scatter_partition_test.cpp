@@ -36,7 +36,9 @@ void expect_race_free(const Grid<Dim>& grid, std::size_t n) {
   std::vector<std::set<long>> nodes(partition.slabs());
   for (int s = 0; s < partition.slabs(); ++s)
     for (long k = partition.slab_begin(s); k < partition.slab_begin(s + 1); ++k) {
-      if (k > partition.slab_begin(s)) EXPECT_LT(order[k - 1], order[k]);
+      if (k > partition.slab_begin(s)) {
+        EXPECT_LT(order[k - 1], order[k]);
+      }
       ++seen[order[k]];
       Stencil<Dim, Shape> stencil;
       stencil.compute(grid, x[order[k]], 0.25);

@@ -113,7 +113,9 @@ TEST(ContactPairs, FacesOfABrokenBondTouchButBondedNeighboursNeverDo) {
   EXPECT_EQ(sim.contact()->pairs_in_contact(), 10u);
   for (std::size_t i = 0; i < sim.position().size(); ++i) {
     const double y = sim.position()[i].y();
-    if (y > 5 * h && y < 6 * h) EXPECT_GT(sim.force()[i].y(), 0.0);  // pushed back up
+    if (y > 5 * h && y < 6 * h) {
+      EXPECT_GT(sim.force()[i].y(), 0.0);  // pushed back up
+    }
   }
 }
 

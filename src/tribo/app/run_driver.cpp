@@ -9,19 +9,18 @@
 #include <filesystem>
 #include <limits>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "tribo/app/checkpoint.hpp"
+#include "tribo/app/output_folder.hpp"
 #include "tribo/app/output_lock.hpp"
 #include "tribo/app/progress.hpp"
+#include "tribo/app/run_summary.hpp"
 #include "tribo/app/signals.hpp"
 #include "tribo/core/error.hpp"
 #include "tribo/core/simulation.hpp"
 #include "tribo/io/atomic_file.hpp"
-#include "tribo/io/deck_writer.hpp"
-#include "tribo/io/history.hpp"
-#include "tribo/io/pvd_writer.hpp"
-#include "tribo/io/summary_json.hpp"
-#include "tribo/io/vtk_writer.hpp"
 #include "tribo/mpm/mpm_simulation.hpp"
 #include "tribo/pd/pd_simulation.hpp"
 
@@ -35,26 +34,6 @@ template <int Dim>
 std::unique_ptr<Simulation<Dim>> make_solver(const SimulationSpec& spec) {
   if (spec.method == Method::Mpm) return mpm::make_simulation<Dim>(spec);
   return pd::make_simulation<Dim>(spec);
-}
-
-template <int Dim>
-Vec<Dim> total_momentum(const Simulation<Dim>& sim) {
-  const Particles<Dim>& p = sim.particles();
-  Vec<Dim> sum = Vec<Dim>::Zero();
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (!sim.spec().materials[p.material[i]].rigid()) sum += p.mass[i] * p.velocity[i];
-  return sum;
-}
-
-// sum |m v| over the deformable particles: the momentum that moves, the scale of the balance
-// (the total can be zero, two bodies colliding head on, and round-off divided by it is noise).
-template <int Dim>
-double momentum_magnitude(const Simulation<Dim>& sim) {
-  const Particles<Dim>& p = sim.particles();
-  double sum = 0.0;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (!sim.spec().materials[p.material[i]].rigid()) sum += p.mass[i] * p.velocity[i].norm();
-  return sum;
 }
 
 // The next multiple n of `interval` strictly after t + slack, at least `next` (the time loop's
@@ -71,72 +50,6 @@ long next_multiple(long next, double interval, double t, double slack) {
   for (int turn = 0; turn < 4 && static_cast<double>(n) * interval <= reach; ++turn) ++n;
   return n;
 }
-
-template <int Dim>
-double deformable_mass(const Simulation<Dim>& sim) {
-  const Particles<Dim>& p = sim.particles();
-  double m = 0.0;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (!sim.spec().materials[p.material[i]].rigid()) m += p.mass[i];
-  return m;
-}
-
-// Writes frames, history and the PVD at output times. On a restart the history and the PVD are
-// cut back to the checkpoint's time and frame numbering goes on from the checkpoint's count, so
-// the frames redone overwrite those the interrupted run wrote past it.
-template <int Dim>
-class OutputFolder {
- public:
-  OutputFolder(const SimulationSpec& spec, const fs::path& dir, bool frames, std::optional<double> resume_at,
-               int frame)
-      : spec_(spec),
-        dir_(dir),
-        frames_(frames),
-        pvd_(resume_at ? io::PvdWriter::reload(dir / "run.pvd", *resume_at) : io::PvdWriter(dir / "run.pvd")),
-        recorder_(spec.output.history, spec),
-        csv_(resume_at ? io::HistoryCsv::reload(dir / "history.csv", recorder_.columns(), *resume_at)
-                       : io::HistoryCsv(dir / "history.csv", recorder_.columns())),
-        frame_(frame) {
-    fs::create_directories(dir / "frames");
-    io::write_file_atomically(dir / "deck.yaml", io::write_deck(spec));
-    for (const MaterialSpec& m : spec.materials) material_names_.push_back(m.name);
-  }
-
-  void write(const Simulation<Dim>& sim) {
-    recorder_.sample(sim, row_);
-    csv_.append(row_);
-    if (!frames_) return;
-    const std::string stem = fmt::format("frame_{:06d}", frame_);
-    io::write_particle_frame<Dim>(dir_ / "frames" / (stem + ".vtu"), sim.particles(), spec_.output.fields,
-                                  material_names_);
-    pvd_.add(sim.time(), "frames/" + stem + ".vtu", 0);
-    int part = 1;
-    for (const SurfaceMesh& mesh : sim.surfaces()) {
-      const std::string name = fmt::format("{}_{:06d}.vtu", mesh.name, frame_);
-      io::write_surface_mesh(dir_ / "frames" / name, mesh);
-      pvd_.add(sim.time(), "frames/" + name, part++);
-    }
-    ++frame_;
-  }
-  int frames() const { return frame_; }
-  // The history rows so far made durable, with the checkpoint that covers them.
-  void sync() { csv_.sync(); }
-  // Time of the last history row (NaN when none).
-  double last_time() const {
-    return csv_.last_row().empty() ? std::numeric_limits<double>::quiet_NaN() : csv_.last_row()[0];
-  }
-
- private:
-  const SimulationSpec& spec_;
-  fs::path dir_;
-  bool frames_;
-  io::PvdWriter pvd_;
-  io::HistoryRecorder<Dim> recorder_;
-  io::HistoryCsv csv_;
-  std::vector<double> row_;
-  std::vector<std::string> material_names_;
-  int frame_ = 0;
-};
 
 // Brings the solver back from `snapshot` to step `target` (the last step that passed the guards),
 // replaying the steps in between. On one thread the replay repeats the run exactly; should it fail
@@ -182,6 +95,216 @@ void check_time_step(const Simulation<Dim>& sim, const SimulationSpec& spec) {
                                     sim.dt(), limit, basis));
 }
 
+// Moves the checkpoints of an earlier run in this folder aside (a fresh run), or (a restart)
+// loads the newest readable checkpoint into the solver and the driver state. Returns the time the
+// run resumes at, none for a fresh run or a restart that found no checkpoint.
+template <int Dim>
+std::optional<double> resume_or_start(Simulation<Dim>& sim, const SimulationSpec& spec, const RunOptions& options,
+                                      const CheckpointFolder& checkpoints, DriverState& driver, RunReport& report) {
+  if (!options.restart) {
+    if (const int aside = checkpoints.set_aside_previous_run(); aside > 0)
+      report.restart_note = fmt::format("moved {} checkpoint(s) of an earlier run in this folder to {}", aside,
+                                        checkpoints.previous_path().string());
+    return std::nullopt;
+  }
+  for (const fs::path& folder : {report.directory, report.directory / "frames", checkpoints.path()})
+    remove_interrupted_writes(folder);
+  std::vector<std::string> skipped;
+  auto loaded = checkpoints.newest_readable(&skipped);
+  for (const std::string& why : skipped) report.restart_note += fmt::format("skipped {}\n", why);
+  if (!loaded) {
+    report.restart_note += fmt::format("no checkpoint in {}: starting from t = 0", checkpoints.path().string());
+    return std::nullopt;
+  }
+  // Newer files than the one loaded did not read whole: remove them, or they would stay the
+  // "newest" and push readable ones out of the folder's keep-two rule.
+  for (const fs::path& newer : checkpoints.files()) {
+    if (newer == loaded->file) break;
+    std::error_code ignored;
+    fs::remove(newer, ignored);
+  }
+  restore_checkpoint(loaded->image, spec, sim, driver);
+  report.checkpoint = loaded->file;
+  report.restart_note += fmt::format("continuing from {} (step {}, t = {:.6g} s)", loaded->file.string(),
+                                     sim.step_count(), sim.time());
+  return sim.time();
+}
+
+// The time loop: steps the solver to time.end and writes outputs, snapshots and checkpoints on
+// their cadence; stops on a stop signal (checkpoint first) and, when a guard trips, rewinds to the
+// last good step and writes it.
+template <int Dim>
+class TimeLoop {
+ public:
+  TimeLoop(Simulation<Dim>& sim, const SimulationSpec& spec, const RunOptions& options,
+           const CheckpointFolder& checkpoints, OutputFolder<Dim>& output, DriverState& driver, RunReport& report,
+           bool resumed)
+      : sim_(sim),
+        spec_(spec),
+        options_(options),
+        checkpoints_(checkpoints),
+        output_(output),
+        driver_(driver),
+        report_(report),
+        resumed_(resumed),
+        end_(spec.time.end),
+        every_(spec.output.every > 0.0 ? spec.output.every : spec.time.end / 100.0),
+        checkpoint_every_(spec.output.checkpoint_every),
+        wall_interval_(spec.output.checkpoint_wall.value_or(OutputSpec::kDefaultCheckpointWall)),
+        last_checkpoint_step_(resumed ? sim.step_count() : -1),
+        progress_(spec.time.end, options.progress) {}
+
+  void run() {
+    if (!resumed_) write_output();
+    report_.exit_reason = "completed";
+    try {
+      sim_.check_health();
+      good_step_ = sim_.step_count();
+      take_snapshot();
+      if (!resumed_) refuse_a_run_without_steps();
+      bool stopped = false;
+      // Half a step of slack so that round-off in the accumulated time does not add a step.
+      while (sim_.time() < end_ - 0.5 * sim_.dt()) {
+        if ((stopped = stop_if_asked())) break;
+        advance_one_step();
+        write_what_is_due();
+        progress_.update(sim_.time(), sim_.step_count() - report_.first_step);
+      }
+      if (!stopped) {
+        write_checkpoint();    // to extend the run later (a larger time.end)
+        clear_stop_request();  // a signal during the last step: the run is complete anyway
+      }
+    } catch (const SimulationError& e) {
+      write_last_good_state(e);
+    }
+    progress_.finish(sim_.time(), sim_.step_count() - report_.first_step);
+  }
+
+ private:
+  // A fresh run that would take no step (time.end below half of the first step) did nothing:
+  // refused, not "completed". The step size is checked first, so that a dt far above the
+  // stability limit is named as such.
+  void refuse_a_run_without_steps() {
+    if (sim_.time() < end_ - 0.5 * sim_.dt()) return;
+    check_time_step(sim_, spec_);
+    throw SimulationError(sim_.step_count(), sim_.time(),
+                          fmt::format("time.end = {} s is less than half of the first time step {:.4g} s: the "
+                                      "run would take no step; lengthen time.end or lower time.dt or time.cfl",
+                                      end_, sim_.dt()));
+  }
+
+  // A stop signal, or the step count of RunOptions::stop_after_steps: checkpoint, then stop.
+  bool stop_if_asked() {
+    const int signal = stop_requested();
+    const bool asked = options_.stop_after_steps && sim_.step_count() >= *options_.stop_after_steps;
+    if (signal == 0 && !asked) return false;
+    write_checkpoint();
+    report_.exit_reason =
+        signal != 0 ? fmt::format("stopped by {} at step {}, t = {:.6g} s, after writing a checkpoint; continue "
+                                  "with `tribo run DECK --restart {}`",
+                                  signal_name(signal), sim_.step_count(), sim_.time(), report_.directory.string())
+                    : fmt::format("stopped at step {} as asked", sim_.step_count());
+    report_.exit_code = signal != 0 ? 128 + signal : 0;
+    clear_stop_request();
+    return true;
+  }
+
+  // One guarded step, and the external impulse it gave (the summary's momentum balance).
+  void advance_one_step() {
+    check_time_step(sim_, spec_);
+    sim_.step();
+    sim_.check_health();
+    good_step_ = sim_.step_count();
+    const Vec3 impulse = sim_.external_impulse();
+    driver_.external_impulse += impulse;
+    driver_.impulse_flux += impulse.norm();
+  }
+
+  // Output at multiples of output.every; a checkpoint at multiples of checkpoint_every or after
+  // checkpoint_wall seconds of wall-clock time; otherwise a snapshot in memory at an output, at
+  // most one per kSnapshotSteps steps.
+  void write_what_is_due() {
+    bool output_written = false;
+    if (sim_.time() >= driver_.next_output * every_ - 0.5 * sim_.dt()) {
+      driver_.next_output = next_multiple(driver_.next_output, every_, sim_.time(), 0.5 * sim_.dt());
+      write_output();
+      output_written = true;
+    }
+    const bool by_time =
+        checkpoint_every_ && sim_.time() >= driver_.next_checkpoint * *checkpoint_every_ - 0.5 * sim_.dt();
+    if (by_time)
+      driver_.next_checkpoint = next_multiple(driver_.next_checkpoint, *checkpoint_every_, sim_.time(), 0.5 * sim_.dt());
+    if (by_time || std::chrono::steady_clock::now() - last_checkpoint_wall_ >= wall_interval_) {
+      write_checkpoint();
+    } else if (output_written && sim_.step_count() - snapshot_step_ >= kSnapshotSteps) {
+      take_snapshot();
+    }
+  }
+
+  // A guard tripped: the run ends with exit code 3, and the last step that passed the guards is
+  // written as a history row, a frame and a checkpoint.
+  void write_last_good_state(const SimulationError& e) {
+    report_.exit_reason = e.what();
+    report_.exit_code = 3;
+    if (good_step_ < 0) return;  // the initial state failed: nothing good to write
+    // A step failed the checks (good_step < step_count), or the step size did before it ran.
+    if (sim_.step_count() != good_step_) rewind_to<Dim>(sim_, spec_, last_good_, good_step_);
+    report_.last_good_step = sim_.step_count();
+    report_.last_good_time = sim_.time();
+    if (output_.last_time() != sim_.time()) write_output();
+    write_checkpoint();
+  }
+
+  void write_output() {
+    output_.write(sim_);
+    driver_.frames = output_.frames();
+  }
+
+  void take_snapshot() {
+    fill_checkpoint<Dim>(last_good_, spec_, sim_, driver_);
+    snapshot_step_ = sim_.step_count();
+  }
+
+  void write_checkpoint() {
+    if (last_checkpoint_step_ == sim_.step_count()) return;
+    take_snapshot();
+    if (options_.write_checkpoints) {
+      output_.sync();  // the history rows the checkpoint covers are on disk before it is
+      report_.checkpoint = checkpoints_.write(last_good_, sim_.step_count());
+    }
+    last_checkpoint_step_ = sim_.step_count();
+    last_checkpoint_wall_ = std::chrono::steady_clock::now();
+  }
+
+  Simulation<Dim>& sim_;
+  const SimulationSpec& spec_;
+  const RunOptions& options_;
+  const CheckpointFolder& checkpoints_;
+  OutputFolder<Dim>& output_;
+  DriverState& driver_;
+  RunReport& report_;
+  const bool resumed_;
+  const double end_;    // s
+  const double every_;  // s between outputs
+  // Checkpoints by wall-clock time (default every 10 minutes: what a restart may lose, whatever the
+  // run's length; the old default of every 10% of the simulated time cost 11% of a PD cube run),
+  // and by simulated time only when the deck gives checkpoint_every. Either way the state saved is
+  // the solver's whole state at a step boundary, so a restart from any step is bitwise identical
+  // to the uninterrupted run: the wall clock decides only which step that is.
+  const std::optional<double> checkpoint_every_;
+  const std::chrono::duration<double> wall_interval_;
+  // The newest state known to pass the guards, in memory, taken at outputs (at most one per
+  // kSnapshotSteps steps) and checkpoints: when a guard trips after a step, the solver replays
+  // from it to the step before (rewind_to), and that state is written.
+  static constexpr long kSnapshotSteps = 10;
+  io::CheckpointImage last_good_;
+  long snapshot_step_ = -1;
+  long last_checkpoint_step_;
+  std::chrono::steady_clock::time_point last_checkpoint_wall_ = std::chrono::steady_clock::now();
+  long good_step_ = -1;  // the step whose state passed the guards last
+  Progress progress_;
+};
+
 }  // namespace
 
 template <int Dim>
@@ -190,16 +313,6 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
   RunReport report;
   report.directory = options.output_directory.value_or(fs::path(spec.output.directory));
   report.particles = static_cast<long>(sim.particles().size());
-
-  const double end = spec.time.end;
-  const double every = spec.output.every > 0.0 ? spec.output.every : end / 100.0;
-  // Checkpoints by wall-clock time (default every 10 minutes: what a restart may lose, whatever the
-  // run's length; the old default of every 10% of the simulated time cost 11% of a PD cube run),
-  // and by simulated time only when the deck gives checkpoint_every. Either way the state saved is
-  // the solver's whole state at a step boundary, so a restart from any step is bitwise identical
-  // to the uninterrupted run: the wall clock decides only which step that is.
-  const std::optional<double> checkpoint_every = spec.output.checkpoint_every;
-  const double checkpoint_wall = spec.output.checkpoint_wall.value_or(OutputSpec::kDefaultCheckpointWall);
   // One run per output folder: taken before anything there is read or written, held to the end.
   const OutputLock lock(report.directory);
   const CheckpointFolder checkpoints(report.directory);
@@ -207,219 +320,24 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
   driver.energy0 = sim.energy();
   driver.momentum0 = to_vec3<Dim>(total_momentum(sim));
   driver.momentum_abs0 = momentum_magnitude(sim);
-  if (!options.restart)
-    if (const int aside = checkpoints.set_aside_previous_run(); aside > 0)
-      report.restart_note = fmt::format("moved {} checkpoint(s) of an earlier run in this folder to {}", aside,
-                                        checkpoints.previous_path().string());
-
-  // A restart: the newest readable checkpoint, if any, replaces the initial state.
-  std::optional<double> resume_at;
-  if (options.restart) {
-    for (const fs::path& folder : {report.directory, report.directory / "frames", checkpoints.path()})
-      remove_interrupted_writes(folder);
-    std::vector<std::string> skipped;
-    auto loaded = checkpoints.newest_readable(&skipped);
-    for (const std::string& why : skipped) report.restart_note += fmt::format("skipped {}\n", why);
-    if (loaded) {
-      // Newer files than the one loaded did not read whole: remove them, or they would stay the
-      // "newest" and push readable ones out of the folder's keep-two rule.
-      for (const fs::path& newer : checkpoints.files()) {
-        if (newer == loaded->file) break;
-        std::error_code ignored;
-        fs::remove(newer, ignored);
-      }
-      restore_checkpoint(loaded->image, spec, sim, driver);
-      resume_at = sim.time();
-      report.checkpoint = loaded->file;
-      report.restart_note += fmt::format("continuing from {} (step {}, t = {:.6g} s)", loaded->file.string(),
-                                         sim.step_count(), sim.time());
-    } else {
-      report.restart_note += fmt::format("no checkpoint in {}: starting from t = 0", checkpoints.path().string());
-    }
-  }
+  const std::optional<double> resume_at = resume_or_start(sim, spec, options, checkpoints, driver, report);
   report.first_step = sim.step_count();
   report.first_time = sim.time();
 
   OutputFolder<Dim> output(spec, report.directory, options.write_frames, resume_at,
                            static_cast<int>(driver.frames));
   const double mass = deformable_mass(sim);
-  const Vec<Dim> gravity = from_vec3<Dim>(spec.gravity);
-
-  // The newest state known to pass the guards, in memory, taken at outputs (at most one per
-  // kSnapshotSteps steps) and checkpoints: when a guard trips after a step, the solver replays
-  // from it to the step before (rewind_to), and that state is written.
-  constexpr long kSnapshotSteps = 10;
-  io::CheckpointImage last_good;
-  long snapshot_step = -1;
-  long last_checkpoint_step = resume_at ? sim.step_count() : -1;
-  auto last_checkpoint_wall = std::chrono::steady_clock::now();
-  const auto wall_interval = std::chrono::duration<double>(checkpoint_wall);
-  const auto write_output = [&] {
-    output.write(sim);
-    driver.frames = output.frames();
-  };
-  const auto take_snapshot = [&] {
-    fill_checkpoint<Dim>(last_good, spec, sim, driver);
-    snapshot_step = sim.step_count();
-  };
-  const auto write_checkpoint = [&] {
-    if (last_checkpoint_step == sim.step_count()) return;
-    take_snapshot();
-    if (options.write_checkpoints) {
-      output.sync();  // the history rows the checkpoint covers are on disk before it is
-      report.checkpoint = checkpoints.write(last_good, sim.step_count());
-    }
-    last_checkpoint_step = sim.step_count();
-    last_checkpoint_wall = std::chrono::steady_clock::now();
-  };
-
-  Progress progress(end, options.progress);
+  TimeLoop<Dim> loop(sim, spec, options, checkpoints, output, driver, report, resume_at.has_value());
   const auto start = std::chrono::steady_clock::now();
-  if (!resume_at) write_output();
-  report.exit_reason = "completed";
-  long good_step = -1;  // the step whose state passed the guards last
-  try {
-    sim.check_health();
-    good_step = sim.step_count();
-    take_snapshot();
-    bool completed = true;
-    // A fresh run that would take no step (time.end below half of the first step) did nothing:
-    // refused, not "completed". The step size is checked first, so that a dt far above the
-    // stability limit is named as such.
-    if (!resume_at && !(sim.time() < end - 0.5 * sim.dt())) {
-      check_time_step(sim, spec);
-      throw SimulationError(sim.step_count(), sim.time(),
-                            fmt::format("time.end = {} s is less than half of the first time step {:.4g} s: the "
-                                        "run would take no step; lengthen time.end or lower time.dt or time.cfl",
-                                        end, sim.dt()));
-    }
-    // Half a step of slack so that round-off in the accumulated time does not add a step.
-    while (sim.time() < end - 0.5 * sim.dt()) {
-      const int signal = stop_requested();
-      const bool asked = options.stop_after_steps && sim.step_count() >= *options.stop_after_steps;
-      if (signal != 0 || asked) {
-        write_checkpoint();
-        report.exit_reason =
-            signal != 0
-                ? fmt::format("stopped by {} at step {}, t = {:.6g} s, after writing a checkpoint; continue "
-                              "with `tribo run DECK --restart {}`",
-                              signal_name(signal), sim.step_count(), sim.time(), report.directory.string())
-                : fmt::format("stopped at step {} as asked", sim.step_count());
-        report.exit_code = signal != 0 ? 128 + signal : 0;
-        clear_stop_request();
-        completed = false;
-        break;
-      }
-      check_time_step(sim, spec);
-      sim.step();
-      sim.check_health();
-      good_step = sim.step_count();
-      const Vec3 impulse = sim.external_impulse();
-      driver.external_impulse += impulse;
-      driver.impulse_flux += impulse.norm();
-      bool output_written = false;
-      if (sim.time() >= driver.next_output * every - 0.5 * sim.dt()) {
-        driver.next_output = next_multiple(driver.next_output, every, sim.time(), 0.5 * sim.dt());
-        write_output();
-        output_written = true;
-      }
-      const bool by_time = checkpoint_every && sim.time() >= driver.next_checkpoint * *checkpoint_every - 0.5 * sim.dt();
-      if (by_time)
-        driver.next_checkpoint = next_multiple(driver.next_checkpoint, *checkpoint_every, sim.time(), 0.5 * sim.dt());
-      if (by_time || std::chrono::steady_clock::now() - last_checkpoint_wall >= wall_interval) {
-        write_checkpoint();
-      } else if (output_written && sim.step_count() - snapshot_step >= kSnapshotSteps) {
-        take_snapshot();
-      }
-      progress.update(sim.time(), sim.step_count() - report.first_step);
-    }
-    if (completed) {
-      write_checkpoint();  // to extend the run later (a larger time.end)
-      clear_stop_request();  // a signal during the last step: the run is complete anyway
-    }
-  } catch (const SimulationError& e) {
-    report.exit_reason = e.what();
-    report.exit_code = 3;
-    if (good_step >= 0) {
-      // A step failed the checks (good_step < step_count), or the step size did before it ran.
-      if (sim.step_count() != good_step) rewind_to<Dim>(sim, spec, last_good, good_step);
-      report.last_good_step = sim.step_count();
-      report.last_good_time = sim.time();
-      if (output.last_time() != sim.time()) write_output();
-      write_checkpoint();
-    }
-  }
-  progress.finish(sim.time(), sim.step_count() - report.first_step);
+  loop.run();
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report.steps = sim.step_count();
   report.simulated_time = sim.time();
   const long steps_run = report.steps - report.first_step;
   report.particle_updates_per_second =
       report.wall_seconds > 0.0 ? report.particles * static_cast<double>(steps_run) / report.wall_seconds : 0.0;
-
-  if (report.exit_code == 0) {
-    const EnergyBreakdown& energy0 = driver.energy0;
-    const EnergyBreakdown energy1 = sim.energy();
-    const double scale = std::max({std::abs(energy0.total()), energy1.kinetic + energy1.strain,
-                                   energy0.kinetic + energy0.strain, 1e-300});
-    report.energy_error = std::abs(energy1.total() - energy0.total()) / scale;
-    // The old figure (kept under its old key): the change beyond gravity's impulse without ramp,
-    // relative to the largest total momentum. It reads ~1 for two bodies whose total is zero
-    // and for any deck with a rigid floor; the balance below replaces it.
-    const Vec<Dim> momentum0 = from_vec3<Dim>(driver.momentum0);
-    const Vec<Dim> expected = momentum0 + mass * gravity * sim.time();
-    const Vec<Dim> p1 = total_momentum(sim);
-    const double pscale = std::max({momentum0.norm(), p1.norm(), expected.norm(), 1e-300});
-    report.momentum_error = (p1 - expected).norm() / pscale;
-    // The balance: P(end) - P(0) against the sum of the external impulses the solver recorded
-    // (gravity, boundary conditions, rigid bodies), relative to the momentum that moved: sum |m v|
-    // at the start and at the end, and the sum of the impulses' norms over the steps.
-    const Vec<Dim> impulse = from_vec3<Dim>(driver.external_impulse);
-    const double balance_scale =
-        std::max({driver.momentum_abs0, momentum_magnitude(sim), driver.impulse_flux, 1e-300});
-    report.momentum_balance = (p1 - momentum0 - impulse).norm() / balance_scale;
-    report.momentum_balance_scale = balance_scale;
-  }
-
-  io::JsonObject summary;
-  summary.set("title", spec.title)
-      .set("method", spec.method == Method::Mpm ? "mpm" : "pd")
-      .set("dimension", spec.dimension)
-      .set("particles", report.particles)
-      .set("steps", report.steps)
-      .set("dt", sim.dt())
-      .set("simulated_time", report.simulated_time)
-      .set("wall_time", report.wall_seconds)
-      .set("particle_updates_per_second", report.particle_updates_per_second)
-      .set("threads", omp_get_max_threads())
-      .set("frames", output.frames());
-  if (options.restart) {
-    io::JsonObject restart;
-    restart.set("step", report.first_step).set("time", report.first_time);
-    summary.set("restarted_from", std::move(restart));
-  }
-  io::JsonObject conservation;
-  conservation.set("energy_relative_error", report.energy_error)
-      .set("momentum_relative_error", report.momentum_error)
-      .set("momentum_balance", report.momentum_balance)
-      .set("momentum_balance_scale", report.momentum_balance_scale)
-      .set("note", "momentum_balance = |P(end) - P(0) - J| / S: J the impulse of gravity, boundary conditions "
-                   "and rigid bodies on the deformable bodies, summed over the steps as the solver applied it; "
-                   "S = max(sum |m v| at the start, at the end, sum over steps of |J_step|) in N s; ~1e-12 "
-                   "for a correct MPM run, null when the solver does not record J. momentum_relative_error "
-                   "(kept for old readers) compares with gravity's impulse alone and misleads with rigid "
-                   "bodies or a zero total; energy_relative_error: |E(end) - E(0)| / max(|E(0)|, kinetic + "
-                   "strain), E with gravity's potential and friction's work");
-  summary.set("conservation", std::move(conservation));
-  summary.set("exit_reason", report.exit_reason).set("exit_code", report.exit_code);
-  if (report.last_good_step >= 0) {
-    io::JsonObject good;
-    good.set("step", report.last_good_step).set("time", report.last_good_time);
-    summary.set("last_good_state", std::move(good));
-  }
-  if (!report.checkpoint.empty())
-    summary.set("checkpoint", fs::relative(report.checkpoint, report.directory).string());
-  io::write_json_atomically(report.directory / "summary.json", summary);
+  if (report.exit_code == 0) measure_conservation(sim, spec, driver, mass, report);
+  write_summary(report, spec, options, sim.dt(), output.frames());
   return report;
 }
 

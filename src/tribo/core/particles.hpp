@@ -2,8 +2,10 @@
 // Particle (material point, or PD lattice point) storage as structure-of-arrays: one contiguous
 // array per field, so that each per-particle loop streams only the fields it reads.
 #include <cstddef>
+#include <tuple>
 #include <vector>
 
+#include "tribo/core/named_arrays.hpp"
 #include "tribo/core/types.hpp"
 
 namespace tribo {
@@ -21,19 +23,26 @@ struct Particles {
   std::vector<Mat3> stress;                // Pa, Cauchy; 3x3 so plane strain keeps sigma_zz
   std::vector<double> damage;              // PD: fraction of broken bonds; MPM: 0
 
+  // Every array above, by name (named_arrays.hpp), in declaration order; `self` is a Particles
+  // or a const Particles. The sort, checkpoints and the VTK writer iterate over this list.
+  template <class Self>
+  static auto arrays(Self& self) {
+    return std::tuple{NamedArray{"position", self.position},
+                      NamedArray{"reference_position", self.reference_position},
+                      NamedArray{"velocity", self.velocity},
+                      NamedArray{"mass", self.mass},
+                      NamedArray{"volume", self.volume},
+                      NamedArray{"reference_volume", self.reference_volume},
+                      NamedArray{"body", self.body},
+                      NamedArray{"material", self.material},
+                      NamedArray{"stress", self.stress},
+                      NamedArray{"damage", self.damage}};
+  }
+
   std::size_t size() const { return position.size(); }
 
   void reserve(std::size_t n) {
-    position.reserve(n);
-    reference_position.reserve(n);
-    velocity.reserve(n);
-    mass.reserve(n);
-    volume.reserve(n);
-    reference_volume.reserve(n);
-    body.reserve(n);
-    material.reserve(n);
-    stress.reserve(n);
-    damage.reserve(n);
+    for_each_array(arrays(*this), [n](std::string_view, auto& values) { values.reserve(n); });
   }
 
   void push_back(const Vec<Dim>& x, const Vec<Dim>& v, double m, double vol, int body_index,
@@ -50,5 +59,10 @@ struct Particles {
     damage.push_back(0.0);
   }
 };
+
+// A member added to Particles and not to arrays() fails here.
+static_assert(ArrayListCovers<Particles<2>, decltype(Particles<2>::arrays(std::declval<Particles<2>&>()))> &&
+                  ArrayListCovers<Particles<3>, decltype(Particles<3>::arrays(std::declval<Particles<3>&>()))>,
+              "every per-particle array of Particles must be listed in Particles::arrays()");
 
 }  // namespace tribo

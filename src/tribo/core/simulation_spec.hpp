@@ -40,10 +40,10 @@ enum class ContactLaw { Frictionless, Stick, Coulomb, ImperfectInterface };
 struct ContactLawSpec {
   ContactLaw law = ContactLaw::Coulomb;
   double friction = 0.0;                  // kinetic coefficient mu_k
-  std::optional<double> static_friction;  // mu_s >= mu_k; empty = same as kinetic
+  std::optional<double> static_friction{};  // mu_s >= mu_k; empty = same as kinetic
   // MPM: slip (m) over which mu_s falls to mu_k after a node starts to slide (linear
   // slip-weakening, docs/mpm-contact.md); empty = 0.01 of the smallest cell size, 0 = a sharp drop.
-  std::optional<double> slip_weakening_distance;
+  std::optional<double> slip_weakening_distance{};
   double adhesion = 0.0;                  // Pa, the A of f = mu N + A (per contact area)
   double normal_stiffness = 0.0;          // Pa/m, imperfect interface D_n
   double tangential_stiffness = 0.0;      // Pa/m, imperfect interface D_t

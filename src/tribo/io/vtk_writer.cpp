@@ -187,22 +187,17 @@ void add_vertex_cells(VtuBuilder& b, std::size_t n) {
 }
 
 // Each array is written into space sized from particles.size(): a shorter array would overrun the
-// buffer, so a mismatch is a programming error reported before anything is written.
+// buffer, so a mismatch is a programming error reported before anything is written. Every array of
+// Particles::arrays() is checked, written or not.
 template <int Dim>
 void check_sizes(const Particles<Dim>& particles, const std::filesystem::path& file) {
   const std::size_t n = particles.size();
-  const std::size_t sizes[] = {particles.reference_position.size(),
-                               particles.velocity.size(),
-                               particles.mass.size(),
-                               particles.body.size(),
-                               particles.material.size(),
-                               particles.stress.size(),
-                               particles.damage.size()};
-  for (std::size_t size : sizes)
-    if (size != n)
+  for_each_array(Particles<Dim>::arrays(particles), [&](std::string_view name, const auto& values) {
+    if (values.size() != n)
       throw std::invalid_argument(fmt::format(
-          "cannot write '{}': particle arrays differ in length ({} positions, an array of {})",
-          file.string(), n, size));
+          "cannot write '{}': particle arrays differ in length ({} positions, {} {})", file.string(), n,
+          values.size(), name));
+  });
 }
 
 }  // namespace

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "tribo/core/error.hpp"
+#include "tribo/core/named_arrays.hpp"
 #include "tribo/mpm/boundary_conditions.hpp"
 #include "tribo/mpm/constitutive.hpp"
 #include "tribo/mpm/crack_contact.hpp"
@@ -117,6 +120,17 @@ class MpmSimulation final : public Simulation<Dim> {
   void update_stress();
   void move_particles();
   void sort_particles_by_cell();
+  // Every per-particle array of the solver (named_arrays.hpp), Particles' first: the sort
+  // permutes them together, checkpoints hold them as "mpm.<name>" in this order. A per-particle
+  // array the solver adds is listed here and nowhere else. `self`: this solver, const or not.
+  template <class Self>
+  static auto particle_arrays(Self& self) {
+    return std::tuple_cat(Particles<Dim>::arrays(self.particles_),
+                          std::tuple{NamedArray{"deformation_gradient", self.deformation_gradient_},
+                                     NamedArray{"grid_velocity", self.grid_velocity_},
+                                     NamedArray{"strain_energy_density", self.strain_energy_density_},
+                                     NamedArray{"field", self.field_}, NamedArray{"rigid", self.rigid_}});
+  }
   // record: sum the impulses (contact force); count_work: add the frictional work of this pass
   // (only passes whose changes reach the particle velocities dissipate their kinetic energy).
   void apply_contact(ContactStage stage, bool record = true, bool count_work = true);
@@ -133,6 +147,7 @@ class MpmSimulation final : public Simulation<Dim> {
   FieldLayout layout_;
   NodeFields<Dim> nodes_;
   Particles<Dim> particles_;
+  // Per-particle arrays of the solver beyond Particles': each one is listed in particle_arrays().
   std::vector<Mat3> deformation_gradient_;
   std::vector<Vec<Dim>> grid_velocity_;        // per particle, sum S v_I of the step
   std::vector<double> strain_energy_density_;  // J per m^3 of reference volume
@@ -164,8 +179,7 @@ class MpmSimulation final : public Simulation<Dim> {
   Vec<Dim> external_impulse_ = Vec<Dim>::Zero();
   double deformable_mass_ = 0.0;
   // Particle-to-grid in parallel (scatter_partition.hpp) and the periodic sort by cell
-  // (particle_sort.hpp): every per-particle array above must be permuted in
-  // sort_particles_by_cell().
+  // (particle_sort.hpp), which permutes every array of particle_arrays().
   ScatterPartition<Dim> partition_;
   ParticleSorter<Dim> sorter_;
   static constexpr int kSortInterval = 20;  // steps between sorts
@@ -509,14 +523,8 @@ void MpmSimulation<Dim>::move_particles() {
 // Every per-particle array of the solver, reordered together by grid cell (particle_sort.hpp).
 template <int Dim>
 void MpmSimulation<Dim>::sort_particles_by_cell() {
-  // Particles<Dim> holds ten arrays; a new one must be added to the permutation below.
-  static_assert(sizeof(Particles<Dim>) == 10 * sizeof(std::vector<int>),
-                "a new per-particle array of Particles must be permuted in sort_particles_by_cell");
   if (!sorter_.sort_by_cell(grid_, particles_.position)) return;
-  Particles<Dim>& q = particles_;
-  sorter_.permute(q.position, q.reference_position, q.velocity, q.mass, q.volume, q.reference_volume, q.body,
-                  q.material, q.stress, q.damage, deformation_gradient_, grid_velocity_, strain_energy_density_,
-                  field_, rigid_);
+  apply_to_arrays(particle_arrays(*this), [this](auto&... arrays) { sorter_.permute(arrays...); });
 }
 
 // Velocity gradient from the particle's own field, F <- (I + L dt) F, stress from F.
@@ -674,24 +682,9 @@ void MpmSimulation<Dim>::check_health() const {
 // step, the scatter partition and sort buffers every time they are used: not state.
 template <int Dim>
 void MpmSimulation<Dim>::save_state(StateWriter& out) const {
-  static_assert(sizeof(Particles<Dim>) == 10 * sizeof(std::vector<int>),
-                "a new per-particle array of Particles must be saved in save_state");
-  const Particles<Dim>& q = particles_;
-  out.write_array("mpm.position", q.position);
-  out.write_array("mpm.reference_position", q.reference_position);
-  out.write_array("mpm.velocity", q.velocity);
-  out.write_array("mpm.mass", q.mass);
-  out.write_array("mpm.volume", q.volume);
-  out.write_array("mpm.reference_volume", q.reference_volume);
-  out.write_array("mpm.body", q.body);
-  out.write_array("mpm.material", q.material);
-  out.write_array("mpm.stress", q.stress);
-  out.write_array("mpm.damage", q.damage);
-  out.write_array("mpm.deformation_gradient", deformation_gradient_);
-  out.write_array("mpm.grid_velocity", grid_velocity_);
-  out.write_array("mpm.strain_energy_density", strain_energy_density_);
-  out.write_array("mpm.field", field_);
-  out.write_array("mpm.rigid", rigid_);
+  for_each_array(particle_arrays(*this), [&out](std::string_view name, const auto& values) {
+    out.write_array(fmt::format("mpm.{}", name), values);
+  });
   out.write_array("mpm.contact_impulse", contact_.pair_impulse);
   out.write_array("mpm.contact_slip", slip_history_.slip);
   out.write_value("mpm.contact_frictional_work", contact_.frictional_work);
@@ -717,21 +710,9 @@ void MpmSimulation<Dim>::restore_state(const StateReader& in) {
   rigid_image_ = RigidNodeImage<Dim>{};  // recorded again by the next particle-to-grid pass
   Particles<Dim>& q = particles_;
   // Sizes are the deck's: a checkpoint of another deck fails here instead of running on.
-  in.read_array_of_size("mpm.position", q.position);
-  in.read_array_of_size("mpm.reference_position", q.reference_position);
-  in.read_array_of_size("mpm.velocity", q.velocity);
-  in.read_array_of_size("mpm.mass", q.mass);
-  in.read_array_of_size("mpm.volume", q.volume);
-  in.read_array_of_size("mpm.reference_volume", q.reference_volume);
-  in.read_array_of_size("mpm.body", q.body);
-  in.read_array_of_size("mpm.material", q.material);
-  in.read_array_of_size("mpm.stress", q.stress);
-  in.read_array_of_size("mpm.damage", q.damage);
-  in.read_array_of_size("mpm.deformation_gradient", deformation_gradient_);
-  in.read_array_of_size("mpm.grid_velocity", grid_velocity_);
-  in.read_array_of_size("mpm.strain_energy_density", strain_energy_density_);
-  in.read_array_of_size("mpm.field", field_);
-  in.read_array_of_size("mpm.rigid", rigid_);
+  for_each_array(particle_arrays(*this), [&in](std::string_view name, auto& values) {
+    in.read_array_of_size(fmt::format("mpm.{}", name), values);
+  });
   in.read_array_of_size("mpm.contact_impulse", contact_.pair_impulse);
   in.read_array_of_size("mpm.contact_slip", slip_history_.slip);
   in.read_value("mpm.contact_frictional_work", contact_.frictional_work);

@@ -573,23 +573,18 @@ std::int64_t PdSimulation<Dim>::intact_bond_count() const {
   return std::count_if(bond_weight_.begin(), bond_weight_.end(), [](double w) { return w != 0.0; });
 }
 
-// Checkpoints: the points' current state, the bond weights (0 = broken) and broken volumes, the
+// Checkpoints: the points' current state (point_state_arrays(), by name; entries are found by
+// name, so their order in the file is free), the bond weights (0 = broken) and broken volumes, the
 // LPS dilatation and force coefficients and the total force of the last force pass (the next half
 // kick and energy() read them), the applied loads, time, step and dt. The reference state, bond
 // families, family volumes, body models and velocity conditions are rebuilt from the spec by the
 // constructor; stress is derived on demand.
 template <int Dim>
 void PdSimulation<Dim>::save_state(StateWriter& out) const {
-  out.write_array("pd.position", particles_.position);
-  out.write_array("pd.velocity", particles_.velocity);
-  out.write_array("pd.damage", particles_.damage);
+  for_each_array(point_state_arrays(*this), [&out](std::string_view name, const auto& values) {
+    out.write_array(fmt::format("pd.{}", name), values);
+  });
   out.write_array("pd.bond_weight", bond_weight_);
-  out.write_array("pd.broken_volume", broken_volume_);
-  out.write_array("pd.lps_dilatation", lps_dilatation_);
-  out.write_array("pd.lps_coefficient", lps_coefficient_);
-  out.write_array("pd.lps_alpha", lps_alpha_);
-  out.write_array("pd.force", force_);
-  out.write_array("pd.applied_force", applied_force_);
   out.write_value("pd.dt", dt_);
   out.write_value("pd.time", time_);
   out.write_value("pd.step", step_);
@@ -601,16 +596,10 @@ void PdSimulation<Dim>::save_state(StateWriter& out) const {
 template <int Dim>
 void PdSimulation<Dim>::restore_state(const StateReader& in) {
   // Sizes are the deck's: a checkpoint of another deck fails here instead of running on.
-  in.read_array_of_size("pd.position", particles_.position);
-  in.read_array_of_size("pd.velocity", particles_.velocity);
-  in.read_array_of_size("pd.damage", particles_.damage);
+  for_each_array(point_state_arrays(*this), [&in](std::string_view name, auto& values) {
+    in.read_array_of_size(fmt::format("pd.{}", name), values);
+  });
   in.read_array_of_size("pd.bond_weight", bond_weight_);
-  in.read_array_of_size("pd.broken_volume", broken_volume_);
-  in.read_array_of_size("pd.lps_dilatation", lps_dilatation_);
-  in.read_array_of_size("pd.lps_coefficient", lps_coefficient_);
-  in.read_array_of_size("pd.lps_alpha", lps_alpha_);
-  in.read_array_of_size("pd.force", force_);
-  in.read_array_of_size("pd.applied_force", applied_force_);
   in.read_value("pd.dt", dt_);
   in.read_value("pd.time", time_);
   in.read_value("pd.step", step_);

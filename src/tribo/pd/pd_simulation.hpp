@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <tuple>
 #include <vector>
 
+#include "tribo/core/named_arrays.hpp"
 #include "tribo/core/simulation.hpp"
 #include "tribo/pd/bond_family.hpp"
 #include "tribo/pd/lattice.hpp"
@@ -37,7 +39,8 @@ class PdSimulation final : public Simulation<Dim> {
   // The pairs in contact as 2-point cells ("contact_pairs"), when the run has contact.
   std::vector<SurfaceMesh> surfaces() const override;
   // Checkpoints (docs/reliability.md): every member that step() changes is written by
-  // save_state(); a new one (contact state too) must be added there and in restore_state().
+  // save_state(): per-point arrays through point_state_arrays(), the rest (bond weights, scalars,
+  // contact state) there and in restore_state().
   void save_state(StateWriter& out) const override;
   void restore_state(const StateReader& in) override;
   double time_step_limit() const override { return critical_dt_; }
@@ -101,6 +104,23 @@ class PdSimulation final : public Simulation<Dim> {
   Vec<Dim> deformable_momentum() const;
   void update_damage();
   void update_stress() const;
+
+  // Every per-point array that step() changes (named_arrays.hpp), Particles' and the solver's:
+  // checkpoints hold them as "pd.<name>". A per-point state array the solver adds is listed here
+  // and nowhere else. The other per-point arrays (reference positions, masses, volumes, family
+  // volumes, inverse masses) are rebuilt from the spec; stress is derived on demand.
+  template <class Self>
+  static auto point_state_arrays(Self& self) {
+    return std::tuple{NamedArray{"position", self.particles_.position},
+                      NamedArray{"velocity", self.particles_.velocity},
+                      NamedArray{"damage", self.particles_.damage},
+                      NamedArray{"broken_volume", self.broken_volume_},
+                      NamedArray{"lps_dilatation", self.lps_dilatation_},
+                      NamedArray{"lps_coefficient", self.lps_coefficient_},
+                      NamedArray{"lps_alpha", self.lps_alpha_},
+                      NamedArray{"force", self.force_},
+                      NamedArray{"applied_force", self.applied_force_}};
+  }
 
   SimulationSpec spec_;
   // Stress is a derived field, filled on demand by particles(); hence mutable.

@@ -1,0 +1,132 @@
+// The MPM constitutive models (mpm/constitutive.hpp) against properties that do not come from the
+// code: objectivity of the co-rotational model (a rigid rotation Q of a deformed state gives
+// sigma(Q F) = Q sigma(F) Q^T and leaves the stress invariants and the energy unchanged), and the
+// neo-Hookean model against the closed form of a uniaxial stretch (Bonet & Wood, Nonlinear
+// Continuum Mechanics, eq. 5.29, worked out for F = diag(s, 1, 1) below), against its own energy
+// (Cauchy stress = (1/J) dW/dF F^T, by central differences) and against linear elasticity in the
+// small-strain limit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tribo/mpm/constitutive.hpp"
+
+namespace tribo::mpm {
+namespace {
+
+const ElasticConstants kSteelLike{1.15e11, 7.7e10};  // Pa: E = 200 GPa, nu = 0.3
+
+Mat3 rotation(double angle, const Vec3& axis) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
+
+// The three principal invariants of a symmetric matrix.
+Vec3 invariants(const Mat3& s) {
+  const double i1 = s.trace();
+  const double i2 = 0.5 * (i1 * i1 - (s * s).trace());
+  return Vec3(i1, i2, s.determinant());
+}
+
+// Tolerance of the objectivity checks: both sides are the same model evaluated in two frames, so
+// they differ by round-off of a few operations on stresses of order |sigma|: 1e-12 |sigma|
+// (2D: the closed-form polar rotation; 3D: Higham's iteration, converged to 1e-15).
+void expect_objective(const Mat3& F, bool plane, const Mat3& Q) {
+  Mat3 sigma, turned;
+  const double w = corotational_linear_elastic(F, kSteelLike, plane, sigma);
+  const double w_turned = corotational_linear_elastic(Q * F, kSteelLike, plane, turned);
+  const double scale = sigma.norm();
+  ASSERT_GT(scale, 1e8) << "the test needs a stressed state";
+  EXPECT_LT((turned - Q * sigma * Q.transpose()).norm(), 1e-12 * scale);
+  const Vec3 a = invariants(sigma), b = invariants(turned);
+  EXPECT_NEAR(b[0], a[0], 1e-12 * scale);
+  EXPECT_NEAR(b[1], a[1], 1e-12 * scale * scale);
+  EXPECT_NEAR(b[2], a[2], 1e-12 * scale * scale * scale);
+  EXPECT_NEAR(w_turned, w, 1e-12 * std::abs(w));
+}
+
+TEST(CorotationalElasticity, RigidRotationOfAStressedStateRotatesTheStress3D) {
+  Mat3 F;  // stretch, shear and a rotation of its own
+  F << 1.010, 0.004, -0.002,  //
+      0.003, 0.995, 0.006,    //
+      -0.001, 0.002, 1.004;
+  F = rotation(0.3, Vec3(1, 2, 3)) * F;
+  for (double angle : {0.1, 1.0, 2.5, -3.0}) expect_objective(F, false, rotation(angle, Vec3(-2, 1, 0.5)));
+}
+
+TEST(CorotationalElasticity, RigidRotationOfAStressedStateRotatesTheStressInPlaneStrain) {
+  Mat3 F = Mat3::Identity();  // plane strain: F_zz = 1, no out-of-plane shear
+  F(0, 0) = 1.008;
+  F(1, 1) = 0.997;
+  F(0, 1) = 0.005;
+  F(1, 0) = -0.002;
+  for (double angle : {0.2, 1.5, 3.1, -2.0}) expect_objective(F, true, rotation(angle, Vec3::UnitZ()));
+}
+
+TEST(CorotationalElasticity, ARigidRotationAloneMakesNoStress) {
+  Mat3 sigma;
+  const double w = corotational_linear_elastic(rotation(1.2, Vec3(1, -1, 2)), kSteelLike, false, sigma);
+  // Round-off of R^T R - I (~1e-16) times the moduli (~1e11): well below 1e-3 Pa.
+  EXPECT_LT(sigma.norm(), 1e-3);
+  EXPECT_LT(std::abs(w), 1e-14);
+}
+
+// F = diag(s, 1, 1): B = diag(s^2, 1, 1), J = s, so eq. 5.29 gives
+//   sigma_xx = mu (s^2 - 1) / s + lambda ln s / s,   sigma_yy = sigma_zz = lambda ln s / s,
+//   W = mu/2 (s^2 - 1) - mu ln s + lambda/2 (ln s)^2.
+// Tolerance 1e-12 relative: the same closed form, evaluated in another order.
+TEST(NeoHookean, UniaxialStretchMatchesTheClosedForm) {
+  const double lambda = kSteelLike.lambda, mu = kSteelLike.mu;
+  for (double s : {0.5, 0.8, 0.99, 1.01, 1.3, 2.0}) {
+    Mat3 F = Mat3::Identity();
+    F(0, 0) = s;
+    Mat3 sigma;
+    const double w = neo_hookean(F, kSteelLike, sigma);
+    const double ln = std::log(s);
+    const double sxx = mu * (s * s - 1.0) / s + lambda * ln / s, syy = lambda * ln / s;
+    const double wref = 0.5 * mu * (s * s - 1.0) - mu * ln + 0.5 * lambda * ln * ln;
+    EXPECT_NEAR(sigma(0, 0), sxx, 1e-12 * std::abs(sxx)) << "s = " << s;
+    EXPECT_NEAR(sigma(1, 1), syy, 1e-12 * std::abs(syy)) << "s = " << s;
+    EXPECT_NEAR(sigma(2, 2), syy, 1e-12 * std::abs(syy)) << "s = " << s;
+    EXPECT_NEAR(sigma(0, 1), 0.0, 1e-12 * std::abs(sxx));
+    EXPECT_NEAR(w, wref, 1e-12 * std::abs(wref)) << "s = " << s;
+  }
+}
+
+// Hyperelasticity: sigma = (1/J) dW/dF F^T. Differentiating the returned energy (central
+// differences, step h = 1e-6: truncation ~h^2 W''' ~ 1e-12 W, round-off ~1e-16 W / h ~ 1e-10 W)
+// checks the stress against the energy, whatever formula either uses: 1e-6 relative.
+TEST(NeoHookean, StressIsTheDerivativeOfTheEnergy) {
+  Mat3 F;
+  F << 1.10, 0.05, -0.02,  //
+      0.03, 0.93, 0.04,    //
+      -0.01, 0.02, 1.05;
+  Mat3 sigma;
+  neo_hookean(F, kSteelLike, sigma);
+  const double h = 1e-6;
+  Mat3 dW;  // dW/dF, component by component
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      Mat3 plus = F, minus = F, unused;
+      plus(i, j) += h;
+      minus(i, j) -= h;
+      dW(i, j) = (neo_hookean(plus, kSteelLike, unused) - neo_hookean(minus, kSteelLike, unused)) / (2.0 * h);
+    }
+  const Mat3 from_energy = dW * F.transpose() / F.determinant();
+  EXPECT_LT((from_energy - sigma).norm(), 1e-6 * sigma.norm());
+}
+
+// For |grad u| = 1e-6 the neo-Hookean stress is linear elasticity's, lambda tr(eps) I + 2 mu eps,
+// to first order: the difference is O(|eps|^2) relative, so 1e-4 relative is generous.
+TEST(NeoHookean, SmallStrainLimitIsLinearElasticity) {
+  Mat3 grad;
+  grad << 1.0, 0.4, -0.3,  //
+      0.2, -0.5, 0.1,      //
+      -0.6, 0.3, 0.8;
+  grad *= 1e-6;
+  Mat3 sigma;
+  neo_hookean(Mat3::Identity() + grad, kSteelLike, sigma);
+  const Mat3 eps = 0.5 * (grad + grad.transpose());
+  const Mat3 linear = kSteelLike.lambda * eps.trace() * Mat3::Identity() + 2.0 * kSteelLike.mu * eps;
+  EXPECT_LT((sigma - linear).norm(), 1e-4 * linear.norm());
+}
+
+}  // namespace
+}  // namespace tribo::mpm
