@@ -749,7 +749,9 @@ double MpmSimulation<Dim>::time_step_limit() const {
   double wave = 0.0;
   for (const MaterialSpec& m : spec_.materials) wave = std::max(wave, dilatational_wave_speed(m));
   double v2 = 0.0;
-  for (const Vec<Dim>& v : particles_.velocity) v2 = std::max(v2, v.squaredNorm());
+  const long n = static_cast<long>(particles_.size());
+#pragma omp parallel for schedule(static) reduction(max : v2)
+  for (long p = 0; p < n; ++p) v2 = std::max(v2, particles_.velocity[p].squaredNorm());
   return grid_.cell.minCoeff() / std::max(wave + std::sqrt(v2), 1e-300);
 }
 
