@@ -111,6 +111,18 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
     accumulator->node_record.assign(node_count, {});  // once per run
   auto* records = record ? accumulator->node_record.data() : nullptr;
 
+  // The fields of node n heavier than dust (at most kMaxFields), and the sum of their volume
+  // gradients (the normal methods' input).
+  const auto collect = [&](long n, int* active, Vec<Dim>& gradient_sum) {
+    const long base = n * F;
+    int count = 0;
+    for (int f = 0; f < F && count < kMaxFields; ++f)
+      if (mass[base + f] > dust) active[count++] = f;
+    gradient_sum.setZero();
+    for (int k = 0; k < count; ++k) gradient_sum += nodes.volume_gradient[base + active[k]];
+    return count;
+  };
+
   // Three or more fields: each deformable field against the others lumped; the changes are
   // computed from the same state and applied together. Momentum is then conserved only to the
   // extent that the lumped partners share the changes (see docs/mpm-contact.md).
@@ -167,13 +179,8 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
         continue;
       }
       int active[kMaxFields];
-      int count = 0;
-      for (int f = 0; f < F && count < kMaxFields; ++f)
-        if (mass[base + f] > dust) active[count++] = f;
-
-      Vec<Dim> gradient_sum = Vec<Dim>::Zero();
-      for (int k = 0; k < count; ++k) gradient_sum += nodes.volume_gradient[base + active[k]];
-
+      Vec<Dim> gradient_sum;
+      const int count = collect(n, active, gradient_sum);
       if (count > 2) {
         if (record) records[n].kind = 2;
         else lumped_node(n, active, count, gradient_sum, labels);  // adds to no sum
@@ -207,13 +214,9 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       accumulator->pair_impulse[rec.b * F + rec.a] -= rec.impulse_a;
       accumulator->frictional_work += rec.work;
     } else if (rec.kind == 2) {
-      const long base = n * F;
       int active[kMaxFields];
-      int count = 0;
-      for (int f = 0; f < F && count < kMaxFields; ++f)
-        if (mass[base + f] > dust) active[count++] = f;
-      Vec<Dim> gradient_sum = Vec<Dim>::Zero();
-      for (int k = 0; k < count; ++k) gradient_sum += nodes.volume_gradient[base + active[k]];
+      Vec<Dim> gradient_sum;
+      const int count = collect(n, active, gradient_sum);
       lumped_node(n, active, count, gradient_sum, labels);
     }
   }
