@@ -199,12 +199,12 @@ TEST(SolverRestart, ASnapshotRetakenInPlaceEqualsAFreshOneAndReusesItsBuffer) {
   const SimulationSpec spec = deck(kPdPmbDeck);
   pd::PdSimulation<2> sim(spec);
   io::CheckpointImage image;
-  fill_checkpoint<2>(image, spec, sim, DriverState{});
+  fill_checkpoint<2>(image, spec, sim, DriverState{}, deck_fingerprint(spec));
   const char* buffer = image.bytes().data();
   for (int s = 0; s < 5; ++s) sim.step();
   DriverState driver;
   driver.frames = 3;
-  fill_checkpoint<2>(image, spec, sim, driver);
+  fill_checkpoint<2>(image, spec, sim, driver, deck_fingerprint(spec));
   io::CheckpointImage fresh = make_checkpoint<2>(spec, sim, driver);
   EXPECT_EQ(image.bytes(), fresh.bytes());
   EXPECT_EQ(image.bytes().data(), buffer);

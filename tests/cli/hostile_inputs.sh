@@ -18,6 +18,19 @@ cli_setup hostile "$@"
 decks="$source_dir/tests/decks/hostile"
 background=""
 cli_before_cleanup() { [[ -n "$background" ]] && kill -KILL "$background" 2>/dev/null; }
+
+# sigterm_stops NAME SECONDS: sends SIGTERM to the run in $background, which must exit 143 within
+# SECONDS.
+sigterm_stops() {
+  kill -TERM "$background"
+  local start rc
+  start=$(date +%s)
+  wait "$background"
+  rc=$?
+  background=""
+  [[ $rc -eq 143 ]] || fail "$1: exit $rc, expected 143"
+  [[ $(($(date +%s) - start)) -le $2 ]] || fail "$1: took more than $2 s to stop"
+}
 unset TRIBO_MEMORY_LIMIT
 
 cases=0
@@ -116,13 +129,7 @@ run_case "folder_restart_while_running_refused" 1 "is in use by another tribo ru
   "$tribo" run "$long" --restart "$work/shared" --quiet --threads 1
 # The first SIGTERM is honoured: checkpoint, exit 143, within seconds.
 cases=$((cases + 1))
-kill -TERM "$background"
-start=$(date +%s)
-wait "$background"
-rc=$?
-background=""
-[[ $rc -eq 143 ]] || fail "signal_first_sigterm: exit $rc, expected 143"
-[[ $(($(date +%s) - start)) -le 10 ]] || fail "signal_first_sigterm: took more than 10 s to stop"
+sigterm_stops "signal_first_sigterm" 10
 # ...and the folder is free again for a restart.
 run_case "folder_free_after_exit" 0 "" "$tribo" run "$quick" -o "$work/after" --quiet --threads 1
 
@@ -152,13 +159,7 @@ sed -e 's/cell: 0.001/cell: 0.00025/' -e 's/end: 0.0004/end: 0.04/' "$source_dir
 "$tribo" run "$work/setup.yaml" -o "$work/setup" --quiet --threads 1 >/dev/null 2>&1 &
 background=$!
 sleep 0.3
-kill -TERM "$background"
-start=$(date +%s)
-wait "$background"
-rc=$?
-background=""
-[[ $rc -eq 143 ]] || fail "signal_sigterm_during_setup: exit $rc, expected 143"
-[[ $(($(date +%s) - start)) -le 20 ]] || fail "signal_sigterm_during_setup: took more than 20 s to stop"
+sigterm_stops "signal_sigterm_during_setup" 20
 
 # ---- class 7: the momentum balance of the summary ----------------------------------------------
 # balance KEY FILE: the value of "KEY": in summary.json.

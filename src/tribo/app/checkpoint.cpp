@@ -67,8 +67,7 @@ void write_entries(StateWriter& out, const std::string& fingerprint, const Simul
 
 template <int Dim>
 void fill_checkpoint(io::CheckpointImage& image, const SimulationSpec& spec, const Simulation<Dim>& sim,
-                     const DriverState& driver) {
-  const std::string fingerprint = deck_fingerprint(spec);
+                     const DriverState& driver, const std::string& fingerprint) {
   EntrySizer sizer;
   write_entries(sizer, fingerprint, spec, sim, driver);
   image.reset();
@@ -80,7 +79,7 @@ template <int Dim>
 io::CheckpointImage make_checkpoint(const SimulationSpec& spec, const Simulation<Dim>& sim,
                                     const DriverState& driver) {
   io::CheckpointImage image;
-  fill_checkpoint(image, spec, sim, driver);
+  fill_checkpoint(image, spec, sim, driver, deck_fingerprint(spec));
   return image;
 }
 
@@ -208,9 +207,9 @@ int remove_interrupted_writes(const fs::path& folder) {
 }
 
 template void fill_checkpoint<2>(io::CheckpointImage&, const SimulationSpec&, const Simulation<2>&,
-                                 const DriverState&);
+                                 const DriverState&, const std::string&);
 template void fill_checkpoint<3>(io::CheckpointImage&, const SimulationSpec&, const Simulation<3>&,
-                                 const DriverState&);
+                                 const DriverState&, const std::string&);
 template io::CheckpointImage make_checkpoint<2>(const SimulationSpec&, const Simulation<2>&, const DriverState&);
 template io::CheckpointImage make_checkpoint<3>(const SimulationSpec&, const Simulation<3>&, const DriverState&);
 template void restore_checkpoint<2>(const io::CheckpointImage&, const SimulationSpec&, Simulation<2>&,

@@ -41,9 +41,10 @@ io::CheckpointImage make_checkpoint(const SimulationSpec& spec, const Simulation
 // The same, written over `image` in its own buffer, sized exactly before the first byte: the peak
 // memory of a snapshot is one image (a PD run's bond weights: 8 B a bond), not the old image
 // plus a new one growing by doubling (issue 17).
+// `fingerprint`: deck_fingerprint(spec), which a run computes once (it writes and hashes the deck).
 template <int Dim>
 void fill_checkpoint(io::CheckpointImage& image, const SimulationSpec& spec, const Simulation<Dim>& sim,
-                     const DriverState& driver);
+                     const DriverState& driver, const std::string& fingerprint);
 
 // Restores the solver and the driver state. Throws std::runtime_error naming the file when the
 // checkpoint was written by another deck (fingerprint, method, dimension or particle count).

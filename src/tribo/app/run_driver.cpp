@@ -261,7 +261,7 @@ class TimeLoop {
   }
 
   void take_snapshot() {
-    fill_checkpoint<Dim>(last_good_, spec_, sim_, driver_);
+    fill_checkpoint<Dim>(last_good_, spec_, sim_, driver_, fingerprint_);
     snapshot_step_ = sim_.step_count();
   }
 
@@ -297,6 +297,7 @@ class TimeLoop {
   // kSnapshotSteps steps) and checkpoints: when a guard trips after a step, the solver replays
   // from it to the step before (rewind_to), and that state is written.
   static constexpr long kSnapshotSteps = 10;
+  const std::string fingerprint_ = deck_fingerprint(spec_);  // the same at every snapshot
   io::CheckpointImage last_good_;
   long snapshot_step_ = -1;
   long last_checkpoint_step_;
