@@ -61,6 +61,36 @@ FieldLayout FieldLayout::from(const SimulationSpec& spec) {
   return layout;
 }
 
+namespace {
+
+// The contact arrays (node_fields.hpp's ContactDataBits) the deck's contact reads, so that the
+// particle-to-grid pass fills and clears only those (a 3D block on a rigid floor spent half of
+// its scatter on arrays its contact never read).
+unsigned contact_data_needed(const SimulationSpec& spec, const FieldLayout& layout) {
+  // Cracks: crack contact and the crack-field scatter keep every array (docs/mpm-cracks.md).
+  if (!spec.mpm.cracks.empty()) return kContactAll;
+  if (layout.fields < 2) return 0;
+  // Who reads what (node_contact_field.hpp gathers them): the normals of contact_normal.cpp read
+  // the volume gradients, `mass-gradient` also the mass gradients; the detection of
+  // contact_detection.cpp the volumes, and the separation (displacement_check) the displacements
+  // or the positions of position.method; the imperfect interface of contact_pair.cpp the
+  // displacements. Logistic-regression normals start from the volume gradients.
+  const MpmContactSpec& c = spec.mpm.contact;
+  unsigned needed = kContactVolume;
+  if (c.normals == ContactNormalMethod::MassGradient) needed |= kContactMassGradient;
+  if (c.displacement_check)
+    needed |= c.position_method == ContactPositionMethod::Displacement ? kContactDisplacement : kContactPosition;
+  for (const ContactLawSpec& law : layout.pair_law)
+    if (law.law == ContactLaw::ImperfectInterface) needed |= kContactDisplacement;
+  // The scatter has one instance per set below; any other set fills every array.
+  for (unsigned set : {0u, unsigned{kContactVolume}, kContactVolume | kContactDisplacement,
+                       kContactVolume | kContactPosition})
+    if (needed == set) return set;
+  return kContactAll;
+}
+
+}  // namespace
+
 template <int Dim>
 double stable_time_step(const SimulationSpec& spec, const std::vector<Vec<Dim>>& velocities, double cfl) {
   double wave = 0.0;
@@ -182,6 +212,12 @@ class MpmSimulation final : public Simulation<Dim> {
   // (particle_sort.hpp), which permutes every array of particle_arrays().
   ScatterPartition<Dim> partition_;
   ParticleSorter<Dim> sorter_;
+  // Per particle, the stencil factors of the step (scatter_stencil.hpp), written by the
+  // particle-to-grid pass and expanded again by every later pass of the step until
+  // move_particles(): the positions, and so the stencils, are the same in all of them. Every
+  // particle a later pass visits was scattered (the skips below are supersets of the scatter's).
+  // Rebuilt every step after the sort: not state, never permuted.
+  std::vector<StencilFactors<Dim>> stencil_;
   static constexpr int kSortInterval = 20;  // steps between sorts
 };
 
@@ -231,8 +267,10 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
   for (int c = 0; c < crack_fields; ++c)
     rigid_entry_.insert(rigid_entry_.end(), layout_.rigid_field.begin(), layout_.rigid_field.end());
   nodes_.allocate(grid_.node_count(), layout_.fields * crack_fields);
+  if (nodes_.with_contact_data) nodes_.contact_data = contact_data_needed(spec_, layout_);
   partition_.allocate(grid_, n);
   sorter_.allocate(grid_, n);
+  stencil_.resize(n);
   boundary_ = GridBoundaryConditions<Dim>::from(spec_, grid_);
   contact_.resize(layout_.fields);
   if (layout_.fields > 1) slip_history_.slip.assign(nodes_.mass.size(), 0.0);  // every node entry
@@ -329,8 +367,8 @@ template <int Dim>
 template <class Shape, bool WithForces>
 void MpmSimulation<Dim>::extrapolate_to_grid() {
   partition_.bin(grid_, particles_.position);
-  const auto scatter = [&](auto with_contact_data) {
-    constexpr bool kContactData = decltype(with_contact_data)::value;
+  const auto scatter = [&](auto contact_data) {
+    constexpr unsigned kContactData = decltype(contact_data)::value;
     const long F = nodes_.fields;  // entries per node: crack fields x material fields
     const Grid<Dim>& grid = grid_;
     const double half_width = half_width_;
@@ -339,10 +377,12 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
     const ScatterTargets<Dim> targets = ScatterTargets<Dim>::of(nodes_);
     const Particles<Dim>& q = particles_;
     const bool still_restored = rigid_image_.recorded;
+    StencilFactors<Dim>* const factors = stencil_.data();
     partition_.for_each_particle([&](long p) {
       if (rigid_[p] == kRigidInterior || (still_restored && still_field_[field_[p]])) return;
       ScatterStencil<Dim, Shape> s;
-      s.compute(grid, q.position[p], half_width);
+      ScatterStencil<Dim, Shape>::factors(grid, q.position[p], half_width, factors[p]);
+      s.expand(grid, factors[p]);
       const double m = q.mass[p];
       const ParticleTerms<Dim> terms{m,
                                      q.volume[p],
@@ -352,21 +392,36 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
                                      m * q.position[p],
                                      m * (q.position[p] - q.reference_position[p])};
       // One kernel per case, so that the node loop has no branch.
+      // With cracks every contact array is filled (contact_data_needed()).
       const int* offsets = cracks ? crack_fields_.offsets(p) : nullptr;
-      if (offsets) {
-        if (WithForces && !rigid_[p])
-          scatter_particle_across_cracks<WithForces, kContactData>(s, field_[p], F, offsets, targets, terms);
-        else
-          scatter_particle_across_cracks<false, kContactData>(s, field_[p], F, offsets, targets, terms);
-      } else if (WithForces && !rigid_[p]) {
+      if constexpr (kContactData == 0 || kContactData == kContactAll) {
+        if (offsets) {
+          if (WithForces && !rigid_[p])
+            scatter_particle_across_cracks<WithForces, kContactData>(s, field_[p], F, offsets, targets, terms);
+          else
+            scatter_particle_across_cracks<false, kContactData>(s, field_[p], F, offsets, targets, terms);
+          return;
+        }
+      }
+      if (WithForces && !rigid_[p]) {
         scatter_particle<WithForces, kContactData>(s, field_[p], F, targets, terms);
       } else {
         scatter_particle<false, kContactData>(s, field_[p], F, targets, terms);
       }
     });
   };
-  if (nodes_.with_contact_data) scatter(std::true_type{});
-  else scatter(std::false_type{});
+  // One instance per set of contact arrays that contact_data_needed() returns.
+  switch (nodes_.with_contact_data ? nodes_.contact_data : 0u) {
+    case 0: scatter(std::integral_constant<unsigned, 0>{}); break;
+    case kContactVolume: scatter(std::integral_constant<unsigned, kContactVolume>{}); break;
+    case kContactVolume | kContactDisplacement:
+      scatter(std::integral_constant<unsigned, kContactVolume | kContactDisplacement>{});
+      break;
+    case kContactVolume | kContactPosition:
+      scatter(std::integral_constant<unsigned, kContactVolume | kContactPosition>{});
+      break;
+    default: scatter(std::integral_constant<unsigned, kContactAll>{}); break;
+  }
   if (!nodes_.with_contact_data || cracked()) return;
   if (rigid_image_.recorded) rigid_image_.restore(nodes_);
   else if (std::find(still_field_.begin(), still_field_.end(), 1) != still_field_.end())
@@ -378,15 +433,15 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::extrapolate_forces() {
-  partition_.bin(grid_, particles_.position);
+  // The particles are binned as extrapolate_to_grid() left them (same positions, same order).
   const int F = nodes_.fields;
   const Grid<Dim>& grid = grid_;
-  const double half_width = half_width_;
+  const StencilFactors<Dim>* const factors = stencil_.data();
   const Vec<Dim> gravity = gravity_;
   partition_.for_each_particle([&](long p) {
     if (rigid_[p]) return;
     ScatterStencil<Dim, Shape> s;
-    s.compute(grid, particles_.position[p], half_width);
+    s.expand(grid, factors[p]);
     const Vec<Dim> mg = particles_.mass[p] * gravity;
     const Mat<Dim> sigma_V = particles_.volume[p] * particles_.stress[p].template topLeftCorner<Dim, Dim>();
     const long f = field_[p];
@@ -455,6 +510,7 @@ void MpmSimulation<Dim>::update_particles() {
   const double flip = spec_.mpm.flip;
   const long n = static_cast<long>(particles_.size());
   const double tiny = node_mass_floor();
+  const StencilFactors<Dim>* const factors = stencil_.data();
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < n; ++p) {
     if (rigid_[p]) {
@@ -462,7 +518,7 @@ void MpmSimulation<Dim>::update_particles() {
       continue;
     }
     ScatterStencil<Dim, Shape> s;
-    s.compute(grid_, particles_.position[p], half_width_);
+    s.expand(grid_, factors[p]);
     const int f = field_[p];
     const int* offsets = crack_offsets(p);
     Vec<Dim> v_grid = Vec<Dim>::Zero();
@@ -493,14 +549,14 @@ void MpmSimulation<Dim>::reextrapolate_momenta() {
   const long entries = static_cast<long>(nodes_.momentum.size());
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < entries; ++i) nodes_.momentum[i].setZero();
-  partition_.bin(grid_, particles_.position);
+  // The particles are binned as extrapolate_to_grid() left them: the positions have not changed.
   const Grid<Dim>& grid = grid_;
-  const double half_width = half_width_;
+  const StencilFactors<Dim>* const factors = stencil_.data();
   partition_.for_each_particle([&](long p) {
     // Standing rigid fields carry no momentum; interior rigid particles reach no shared node.
     if (rigid_[p] == kRigidInterior || still_field_[field_[p]]) return;
     ScatterStencil<Dim, Shape> s;
-    s.compute(grid, particles_.position[p], half_width);
+    s.expand(grid, factors[p]);
     const Vec<Dim> mv = particles_.mass[p] * particles_.velocity[p];
     const long f = field_[p];
     if (const int* offsets = crack_offsets(p)) {
@@ -535,11 +591,12 @@ void MpmSimulation<Dim>::update_stress() {
   const long n = static_cast<long>(particles_.size());
   const double tiny = node_mass_floor();
   const bool plane = Dim == 2;
+  const StencilFactors<Dim>* const factors = stencil_.data();
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < n; ++p) {
     if (rigid_[p]) continue;
     ScatterStencil<Dim, Shape> s;
-    s.compute(grid_, particles_.position[p], half_width_);
+    s.expand(grid_, factors[p]);
     const int f = field_[p];
     const int* offsets = crack_offsets(p);
     Mat<Dim> L = Mat<Dim>::Zero();
