@@ -146,7 +146,9 @@ class MpmSimulation final : public Simulation<Dim> {
   void update_particles();
   template <class Shape>
   void reextrapolate_momenta();
-  template <class Shape>
+  // Move: also x_p += dt v_move (move_particles()) in the same pass, for USL and MUSL, whose
+  // stress update is the last use of the positions in the step.
+  template <class Shape, bool Move>
   void update_stress();
   void move_particles();
   void sort_particles_by_cell();
@@ -198,6 +200,7 @@ class MpmSimulation final : public Simulation<Dim> {
   CrackFields<Dim> crack_fields_;
   CrackContactAccumulator<Dim> crack_contact_;
   std::vector<bool> rigid_entry_;  // per flat field of a node (crack field x material field)
+  std::vector<char> deformable_entry_;  // !rigid_entry_, for the node loops
   Vec<Dim> gravity_;
   double dt_ = 0.0;
   double time_ = 0.0;
@@ -266,6 +269,7 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
   const int crack_fields = cracked() ? kCrackFields : 1;
   for (int c = 0; c < crack_fields; ++c)
     rigid_entry_.insert(rigid_entry_.end(), layout_.rigid_field.begin(), layout_.rigid_field.end());
+  for (bool rigid : rigid_entry_) deformable_entry_.push_back(!rigid);
   nodes_.allocate(grid_.node_count(), layout_.fields * crack_fields);
   if (nodes_.with_contact_data) nodes_.contact_data = contact_data_needed(spec_, layout_);
   partition_.allocate(grid_, n);
@@ -329,11 +333,10 @@ void MpmSimulation<Dim>::step_with() {
     for (long i = 0; i < entries; ++i) nodes_.momentum_flip_base[i] += nodes_.momentum[i] - nodes_.momentum_start[i];
   }
   if (!forces_first) {
-    update_stress<Shape>();
+    update_stress<Shape, false>();
     extrapolate_forces<Shape>();
   }
-  copy_entries(nodes_.momentum_start, nodes_.momentum);
-  update_nodal_momenta();
+  update_nodal_momenta();  // and momentum_start, the momenta before it
   external_impulse_ += impose_boundary_conditions();
   apply_contact(ContactStage::AfterMomentumUpdate);
   update_particles<Shape>();
@@ -345,8 +348,8 @@ void MpmSimulation<Dim>::step_with() {
     impose_boundary_conditions();
     apply_contact(ContactStage::AfterExtrapolation, false);
   }
-  if (scheme != UpdateScheme::Usf) update_stress<Shape>();
-  move_particles();
+  if (scheme != UpdateScheme::Usf) update_stress<Shape, true>();  // and move_particles()
+  else move_particles();
   frictional_work_ += contact_.frictional_work + crack_contact_.frictional_work;
   // The impulses that reach the particles from outside the deformable material: gravity on it
   // (nodal forces sum to m g), the boundary conditions above, and the rigid fields' contact.
@@ -454,20 +457,26 @@ void MpmSimulation<Dim>::extrapolate_forces() {
   });
 }
 
-// p_I += f_I dt on deformable fields; rigid fields keep their imposed momentum.
+// momentum_start <- p_I (the velocities at the start of the move, update_particles()), then
+// p_I += f_I dt on deformable fields; rigid fields keep their imposed momentum. One pass over the
+// entries (it was a copy, then one pass per field).
 template <int Dim>
 void MpmSimulation<Dim>::update_nodal_momenta() {
   const int F = nodes_.fields;
   const long n = static_cast<long>(nodes_.mass.size());
   const long nodes = n / F;
   const double dt = dt_;
-  for (int f = 0; f < F; ++f) {
-    if (rigid_entry_[f]) continue;
-    Vec<Dim>* momentum = nodes_.momentum.data() + f;
-    const Vec<Dim>* force = nodes_.force.data() + f;
+  const char* deformable = deformable_entry_.data();
+  Vec<Dim>* momentum = nodes_.momentum.data();
+  Vec<Dim>* start = nodes_.momentum_start.data();
+  const Vec<Dim>* force = nodes_.force.data();
 #pragma omp parallel for schedule(static)
-    for (long node = 0; node < nodes; ++node) momentum[node * F] += dt * force[node * F];
-  }
+  for (long node = 0; node < nodes; ++node)
+    for (int f = 0; f < F; ++f) {
+      const long i = node * F + f;
+      start[i] = momentum[i];
+      if (deformable[f]) momentum[i] += dt * force[i];
+    }
 }
 
 template <int Dim>
@@ -585,15 +594,20 @@ void MpmSimulation<Dim>::sort_particles_by_cell() {
 
 // Velocity gradient from the particle's own field, F <- (I + L dt) F, stress from F.
 template <int Dim>
-template <class Shape>
+template <class Shape, bool Move>
 void MpmSimulation<Dim>::update_stress() {
   const int F = nodes_.fields;
   const long n = static_cast<long>(particles_.size());
   const double tiny = node_mass_floor();
   const bool plane = Dim == 2;
   const StencilFactors<Dim>* const factors = stencil_.data();
+  const double dt = dt_;
+  Vec<Dim>* const position = particles_.position.data();
+  const Vec<Dim>* const v_move = grid_velocity_.data();
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < n; ++p) {
+    // The stencil is the cached one: moving p here changes nothing this pass reads.
+    if constexpr (Move) position[p] += dt * v_move[p];
     if (rigid_[p]) continue;
     ScatterStencil<Dim, Shape> s;
     s.expand(grid_, factors[p]);

@@ -47,13 +47,17 @@ class ScatterPartition {
   // slabs. visit must write only the grid nodes of p's stencil.
   template <class Visit>
   void for_each_particle(Visit&& visit) const {
-    const int slabs = slabs_;
 #pragma omp parallel
     for (int colour = 0; colour < 2; ++colour) {
-      // Dynamic: slabs hold very different particle counts (bodies cover part of the grid).
+      // Dynamic, the fullest slabs first (schedule_): slabs hold very different particle counts
+      // (bodies cover part of the grid), and a large slab taken last leaves the other threads
+      // waiting at the barrier. Slabs of one colour touch disjoint nodes, so the order in which
+      // they are taken changes no sum.
 #pragma omp for schedule(dynamic, 1)
-      for (int s = colour; s < slabs; s += 2)
+      for (int j = colour_begin_[colour]; j < colour_begin_[colour + 1]; ++j) {
+        const int s = schedule_[j];
         for (long k = begin_[s]; k < begin_[s + 1]; ++k) visit(static_cast<long>(order_[k]));
+      }
       // The implicit barrier of `omp for` separates the colours.
     }
   }
@@ -67,6 +71,10 @@ class ScatterPartition {
   std::vector<int> order_;    // particle indices sorted by slab
   std::vector<long> begin_;   // slabs + 1 offsets into order_
   std::vector<long> chunk_place_;  // kChunks x slabs: counts, then next free place, of bin()
+  // The slabs holding particles, the even ones then the odd ones, each colour by decreasing
+  // particle count: schedule_[colour_begin_[c] .. colour_begin_[c + 1]).
+  std::vector<int> schedule_;
+  int colour_begin_[3] = {0, 0, 0};
 };
 
 }  // namespace tribo::mpm
