@@ -188,6 +188,11 @@ class MpmSimulation final : public Simulation<Dim> {
   // Per field: rigid and standing still, so its nodal values are restored from rigid_image_
   // instead of scattered (rigid_node_image.hpp). Derived from the deck, not checkpointed.
   std::vector<char> still_field_;
+  // Per field: still, and its particles' per-step no-ops skipped (v_move = v_p = +0 and
+  // x += dt v_move in update_particles() and the move): every velocity component +0 and no
+  // coordinate -0, so that skipping them leaves every bit as it was (x + 0 is x but for x = -0).
+  // A 3D floor of 3e5 such particles cost 5% of a block's step in those two loops.
+  std::vector<char> parked_field_;
   RigidNodeImage<Dim> rigid_image_;
   std::vector<ElasticConstants> elastic_;      // per material
   GridBoundaryConditions<Dim> boundary_;
@@ -258,6 +263,11 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
   for (int f = 0; f < layout_.fields; ++f) still_field_[f] = layout_.rigid_field[f];
   for (std::size_t p = 0; p < n; ++p)
     if (!rigid_[p] || particles_.velocity[p] != Vec<Dim>::Zero()) still_field_[field_[p]] = 0;
+  parked_field_ = still_field_;
+  for (std::size_t p = 0; p < n; ++p)
+    for (int d = 0; d < Dim; ++d)
+      if (std::signbit(particles_.velocity[p][d]) || std::signbit(particles_.position[p][d]))
+        parked_field_[field_[p]] = 0;
   for (const MaterialSpec& m : spec_.materials) elastic_.push_back(ElasticConstants::of(m));
   if (!spec_.mpm.cracks.empty()) {
     if (Dim != 2) throw std::invalid_argument("mpm.cracks: cracks are 2D polylines; 3D cracks are not supported");
@@ -523,7 +533,8 @@ void MpmSimulation<Dim>::update_particles() {
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < n; ++p) {
     if (rigid_[p]) {
-      grid_velocity_[p] = particles_.velocity[p];
+      // A parked particle's grid velocity is +0 from the start (or its checkpoint) on.
+      if (!parked_field_[field_[p]]) grid_velocity_[p] = particles_.velocity[p];
       continue;
     }
     ScatterStencil<Dim, Shape> s;
@@ -607,8 +618,11 @@ void MpmSimulation<Dim>::update_stress() {
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < n; ++p) {
     // The stencil is the cached one: moving p here changes nothing this pass reads.
+    if (rigid_[p]) {
+      if (Move && !parked_field_[field_[p]]) position[p] += dt * v_move[p];
+      continue;
+    }
     if constexpr (Move) position[p] += dt * v_move[p];
-    if (rigid_[p]) continue;
     ScatterStencil<Dim, Shape> s;
     s.expand(grid_, factors[p]);
     const int f = field_[p];
