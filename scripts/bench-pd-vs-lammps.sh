@@ -85,19 +85,21 @@ nairn_deck=${NAIRNMPM_DECK:-$root/bench/nairnmpm/oblique_disks.xml}
 if [[ $only != pd && -n ${NAIRNMPM:-} && -x ${NAIRNMPM:-} && -f $nairn_deck ]]; then
   cp "$nairn_deck" "$work/nairn.xml"  # -w: NairnMPM writes its archives under the working folder
   echo
-  echo "oblique disks, $runs round(s) (wall s, peak KiB; load average before each run):"
+  echo "oblique disks, $runs round(s) (wall s, peak KiB, user + system CPU s; load average before each run):"
   for ((r = 1; r <= runs; ++r)); do
     for t in 1 2; do
       load=$(cut -d' ' -f1 /proc/loadavg)
-      (cd "$work" && OMP_NUM_THREADS=$t "$timer" -f '%e %M' -o nairn$t.time "$NAIRNMPM" -np $t -w nairn.xml \
+      (cd "$work" && OMP_NUM_THREADS=$t "$timer" -f '%e %M %U %S' -o nairn$t.time "$NAIRNMPM" -np $t -w nairn.xml \
         > nairn$t.log 2>&1)
-      echo "  round $r, $t thread(s): NairnMPM $(cat "$work/nairn$t.time") (load $load)"
+      read -r nw nk nu ns < "$work/nairn$t.time"
+      echo "  round $r, $t thread(s): NairnMPM $nw s $nk KiB, CPU $(python3 -c "print(f'{$nu + $ns:.2f}')") s (load $load)"
       load=$(cut -d' ' -f1 /proc/loadavg)
       rm -rf "$work/disks$t"
-      OMP_NUM_THREADS=$t "$timer" -f '%e %M' -o "$work/disks$t.time" "$tribo" run \
+      OMP_NUM_THREADS=$t "$timer" -f '%e %M %U %S' -o "$work/disks$t.time" "$tribo" run \
         "$root/bench/decks/mpm_oblique_disks.yaml" --threads $t --quiet --output "$work/disks$t" > "$work/disks$t.log"
-      echo "  round $r, $t thread(s): Tribo    $(cat "$work/disks$t.time") (load $load)"
-      echo "$t $(cat "$work/nairn$t.time") $(cat "$work/disks$t.time")" >> "$work/disks.runs"
+      read -r dw dk du ds < "$work/disks$t.time"
+      echo "  round $r, $t thread(s): Tribo    $dw s $dk KiB, CPU $(python3 -c "print(f'{$du + $ds:.2f}')") s (load $load)"
+      echo "$t $nw $nk $dw $dk" >> "$work/disks.runs"
     done
   done
   nairn_line=$work/disks.runs

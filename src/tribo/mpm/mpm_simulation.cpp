@@ -61,11 +61,6 @@ FieldLayout FieldLayout::from(const SimulationSpec& spec) {
   return layout;
 }
 
-namespace {
-
-// The contact arrays (node_fields.hpp's ContactDataBits) the deck's contact reads, so that the
-// particle-to-grid pass fills and clears only those (a 3D block on a rigid floor spent half of
-// its scatter on arrays its contact never read).
 unsigned contact_data_needed(const SimulationSpec& spec, const FieldLayout& layout) {
   // Cracks: crack contact and the crack-field scatter keep every array (docs/mpm-cracks.md).
   if (!spec.mpm.cracks.empty()) return kContactAll;
@@ -89,7 +84,6 @@ unsigned contact_data_needed(const SimulationSpec& spec, const FieldLayout& layo
   return kContactAll;
 }
 
-}  // namespace
 
 template <int Dim>
 double stable_time_step(const SimulationSpec& spec, const std::vector<Vec<Dim>>& velocities, double cfl) {
