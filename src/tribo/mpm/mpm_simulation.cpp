@@ -220,6 +220,7 @@ class MpmSimulation final : public Simulation<Dim> {
   // particle a later pass visits was scattered (the skips below are supersets of the scatter's).
   // Rebuilt every step after the sort: not state, never permuted.
   std::vector<StencilFactors<Dim>> stencil_;
+  std::vector<char> shared_node_;  // per node, of the step: two fields or more hold mass there
   static constexpr int kSortInterval = 20;  // steps between sorts
 };
 
@@ -276,6 +277,7 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
   for (bool rigid : rigid_entry_) deformable_entry_.push_back(!rigid);
   nodes_.allocate(grid_.node_count(), layout_.fields * crack_fields);
   if (nodes_.with_contact_data) nodes_.contact_data = contact_data_needed(spec_, layout_);
+  if (nodes_.with_contact_data) shared_node_.assign(grid_.node_count(), 0);
   partition_.allocate(grid_, n);
   sorter_.allocate(grid_, n);
   stencil_.resize(n);
@@ -417,21 +419,70 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
       }
     });
   };
+  // Without cracks, contact reads the contact arrays only at nodes where two fields or more hold
+  // mass (multimaterial_contact.cpp). So the masses, momenta and forces go first; then the contact
+  // arrays for the particles whose stencil reaches such a node, in the same particle order, so
+  // that every sum contact reads is the one-pass sum bit for bit (a block on a floor: its bottom
+  // layers, not all of it). A still field before its record gives every node (rigid_node_image.hpp).
+  const bool two_passes = nodes_.with_contact_data && !cracked();
+  const auto contact_pass = [&](auto contact_data) {
+    constexpr unsigned kContactData = decltype(contact_data)::value;
+    const long F = nodes_.fields;
+    const Grid<Dim>& grid = grid_;
+    const ScatterTargets<Dim> targets = ScatterTargets<Dim>::of(nodes_);
+    const Particles<Dim>& q = particles_;
+    const bool still_restored = rigid_image_.recorded;
+    const StencilFactors<Dim>* const factors = stencil_.data();
+    const char* const shared = shared_node_.data();
+    partition_.for_each_particle([&](long p) {
+      if (rigid_[p] == kRigidInterior || (still_restored && still_field_[field_[p]])) return;
+      ScatterStencil<Dim, Shape> s;
+      s.expand(grid, factors[p]);
+      if (!still_field_[field_[p]]) {
+        char reaches = 0;
+        for (int k = 0; k < s.size; ++k) reaches |= shared[s.node[k]];
+        if (!reaches) return;
+      }
+      const double m = q.mass[p];
+      const ParticleTerms<Dim> terms{m, q.volume[p], Vec<Dim>::Zero(), Vec<Dim>::Zero(), Mat<Dim>::Zero(),
+                                     m * q.position[p], m * (q.position[p] - q.reference_position[p])};
+      scatter_particle<false, kContactData, false>(s, field_[p], F, targets, terms);
+    });
+  };
   // One instance per set of contact arrays that contact_data_needed() returns.
-  switch (nodes_.with_contact_data ? nodes_.contact_data : 0u) {
-    case 0: scatter(std::integral_constant<unsigned, 0>{}); break;
-    case kContactVolume: scatter(std::integral_constant<unsigned, kContactVolume>{}); break;
-    case kContactVolume | kContactDisplacement:
-      scatter(std::integral_constant<unsigned, kContactVolume | kContactDisplacement>{});
-      break;
-    case kContactVolume | kContactPosition:
-      scatter(std::integral_constant<unsigned, kContactVolume | kContactPosition>{});
-      break;
-    default: scatter(std::integral_constant<unsigned, kContactAll>{}); break;
+  const unsigned sets = nodes_.with_contact_data ? nodes_.contact_data : 0u;
+  const auto dispatch = [&](const auto& pass, unsigned set) {
+    switch (set) {
+      case 0: pass(std::integral_constant<unsigned, 0>{}); break;
+      case kContactVolume: pass(std::integral_constant<unsigned, kContactVolume>{}); break;
+      case kContactVolume | kContactDisplacement:
+        pass(std::integral_constant<unsigned, kContactVolume | kContactDisplacement>{});
+        break;
+      case kContactVolume | kContactPosition:
+        pass(std::integral_constant<unsigned, kContactVolume | kContactPosition>{});
+        break;
+      default: pass(std::integral_constant<unsigned, kContactAll>{}); break;
+    }
+  };
+  if (!two_passes) {
+    dispatch(scatter, sets);
+    return;  // one field, or cracks (their contact keeps every array of every node)
   }
-  if (!nodes_.with_contact_data || cracked()) return;
+  scatter(std::integral_constant<unsigned, 0>{});
   if (rigid_image_.recorded) rigid_image_.restore(nodes_);
-  else if (std::find(still_field_.begin(), still_field_.end(), 1) != still_field_.end())
+  {
+    const long F = nodes_.fields, count = nodes_.nodes;
+    const double* mass = nodes_.mass.data();
+    char* shared = shared_node_.data();
+#pragma omp parallel for schedule(static)
+    for (long n = 0; n < count; ++n) {
+      int present = 0;
+      for (long f = 0; f < F; ++f) present += mass[n * F + f] > 0.0;
+      shared[n] = present >= 2;
+    }
+  }
+  dispatch(contact_pass, sets);
+  if (!rigid_image_.recorded && std::find(still_field_.begin(), still_field_.end(), 1) != still_field_.end())
     rigid_image_.record(nodes_, still_field_);
 }
 

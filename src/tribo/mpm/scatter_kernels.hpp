@@ -45,14 +45,17 @@ struct ParticleTerms {
 //   volume += S V and volume_gradient += V grad S, mass_gradient += m grad S,
 //   mass_displacement += S m u, mass_position += S m x.
 // The terms of stencil node k added to entry i (shared with crack_scatter.hpp, whose entries
-// also carry the crack field).
-template <bool WithForce, unsigned ContactData, int Dim, class Stencil>
+// also carry the crack field). Basic = false: the contact arrays alone (the second pass of
+// MpmSimulation::extrapolate_to_grid()).
+template <bool WithForce, unsigned ContactData, bool Basic = true, int Dim, class Stencil>
 [[gnu::always_inline]] inline void scatter_to_entry(long i, const Stencil& s, int k, const ScatterTargets<Dim>& t,
                                                     const ParticleTerms<Dim>& q) {
   const double w = s.weight[k];
-  t.mass[i] += w * q.mass;
-  t.momentum[i] += w * q.momentum;
-  if constexpr (WithForce) t.force[i] += w * q.weight - q.stress_volume * s.gradient[k];
+  if constexpr (Basic) {
+    t.mass[i] += w * q.mass;
+    t.momentum[i] += w * q.momentum;
+    if constexpr (WithForce) t.force[i] += w * q.weight - q.stress_volume * s.gradient[k];
+  }
   if constexpr ((ContactData & kContactVolume) != 0) {
     t.volume[i] += w * q.volume;
     t.volume_gradient[i] += q.volume * s.gradient[k];
@@ -62,11 +65,11 @@ template <bool WithForce, unsigned ContactData, int Dim, class Stencil>
   if constexpr ((ContactData & kContactPosition) != 0) t.mass_position[i] += w * q.mass_position;
 }
 
-template <bool WithForce, unsigned ContactData, int Dim, class Stencil>
+template <bool WithForce, unsigned ContactData, bool Basic = true, int Dim, class Stencil>
 [[gnu::always_inline]] inline void scatter_particle(const Stencil& s, long field, long fields, ScatterTargets<Dim> t,
                                                     const ParticleTerms<Dim>& q) {
   for (int k = 0; k < Stencil::size; ++k)
-    scatter_to_entry<WithForce, ContactData>(s.node[k] * fields + field, s, k, t, q);
+    scatter_to_entry<WithForce, ContactData, Basic>(s.node[k] * fields + field, s, k, t, q);
 }
 
 }  // namespace tribo::mpm
