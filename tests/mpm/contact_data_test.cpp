@@ -1,6 +1,6 @@
-// The particle-to-grid pass fills only the contact arrays that contact_data_needed() names
-// (issue 17: the others cost a 3D block on a rigid floor half of its scatter). This checks the
-// claim behind it: multimaterial contact gives the same momenta, impulses, frictional work and slip
+// The particle-to-grid pass fills only the contact arrays that contact_data_needed() names, and
+// only at nodes two fields share (issue 17: the others cost a 3D block on a rigid floor half of
+// its scatter). This checks the claim behind it: multimaterial contact gives the same momenta, impulses, frictional work and slip
 // state, bit for bit, when every other contact array is zero, for every normal method, position
 // check, law and stage, with two deformable fields, three (lumped partners) and a rigid one. A new
 // read of an array by the contact code (contact_normal.cpp, contact_detection.cpp,
@@ -76,15 +76,22 @@ NodeFields<2> random_nodes(const Grid<2>& grid, int fields, unsigned seed) {
   return nodes;
 }
 
+// The arrays left out zeroed everywhere, and every contact array zeroed at nodes where fewer than
+// two fields hold mass (the second scatter pass fills only nodes that two fields share).
 void zero_unneeded(NodeFields<2>& nodes, unsigned needed) {
+  const long F = nodes.fields;
   for (std::size_t i = 0; i < nodes.mass.size(); ++i) {
-    if (!(needed & kContactVolume)) {
+    const long base = static_cast<long>(i) / F * F;
+    int present = 0;
+    for (long f = 0; f < F; ++f) present += nodes.mass[base + f] > 0.0;
+    const unsigned keep = present < 2 ? 0u : needed;
+    if (!(keep & kContactVolume)) {
       nodes.volume[i] = 0.0;
       nodes.volume_gradient[i].setZero();
     }
-    if (!(needed & kContactMassGradient)) nodes.mass_gradient[i].setZero();
-    if (!(needed & kContactDisplacement)) nodes.mass_displacement[i].setZero();
-    if (!(needed & kContactPosition)) nodes.mass_position[i].setZero();
+    if (!(keep & kContactMassGradient)) nodes.mass_gradient[i].setZero();
+    if (!(keep & kContactDisplacement)) nodes.mass_displacement[i].setZero();
+    if (!(keep & kContactPosition)) nodes.mass_position[i].setZero();
   }
 }
 
