@@ -61,17 +61,13 @@ void ScatterPartition<Dim>::bin(const Grid<Dim>& grid, const std::vector<Vec<Dim
     }
   }
   begin_[slabs] = next;
-  // The largest slabs of each colour first (for_each_particle); ties by index. In place: the
-  // buffer is allocate()'s.
+  // The slabs of each colour that hold particles (for_each_particle). In place: the buffer is
+  // allocate()'s.
   int filled = 0;
   for (int colour = 0; colour < 2; ++colour) {
     colour_begin_[colour] = filled;
     for (int s = colour; s < slabs; s += 2)
       if (begin_[s + 1] > begin_[s]) schedule_[filled++] = s;
-    std::sort(schedule_.begin() + colour_begin_[colour], schedule_.begin() + filled, [this](int a, int b) {
-      const long na = begin_[a + 1] - begin_[a], nb = begin_[b + 1] - begin_[b];
-      return na != nb ? na > nb : a < b;
-    });
   }
   colour_begin_[2] = filled;
 #pragma omp parallel for schedule(static)
