@@ -1,6 +1,9 @@
 #include "tribo/parallel/communicator.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 
@@ -9,6 +12,24 @@
 #endif
 
 namespace tribo::parallel {
+
+namespace {
+// The first of the launchers' variables that is set and a positive number.
+int first_positive(std::initializer_list<const char*> names, int otherwise) {
+  for (const char* name : names) {
+    const char* value = std::getenv(name);
+    if (value == nullptr || *value == '\0') continue;
+    char* end = nullptr;
+    const long n = std::strtol(value, &end, 10);
+    if (*end == '\0' && n >= 0 && n < 1 << 30) return static_cast<int>(n);
+  }
+  return otherwise;
+}
+}  // namespace
+
+// OpenMPI's mpirun sets OMPI_COMM_WORLD_*, MPICH's hydra and Slurm's srun set PMI_* (PMIx: PMIX_RANK).
+int launched_processes() { return std::max(1, first_positive({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"}, 1)); }
+int launched_rank() { return first_positive({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}, 0); }
 
 #ifdef TRIBO_HAVE_MPI
 

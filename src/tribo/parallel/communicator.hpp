@@ -23,6 +23,12 @@ class MpiSession {
   bool owns_ = false;  // this object initialized MPI and so finalizes it
 };
 
+// The number of processes an MPI launcher (mpirun/mpiexec of OpenMPI or MPICH, srun) started this
+// one among, read from the launcher's environment without starting MPI; 1 when none did. And this
+// process's rank among them (0 when none).
+int launched_processes();
+int launched_rank();
+
 // True when Tribo was built with MPI (the build found it; scripts/install-deps.sh installs it).
 bool built_with_mpi();
 
