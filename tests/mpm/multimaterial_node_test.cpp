@@ -131,10 +131,17 @@ OneNode block_on_floor(double v_t) {
   return node;
 }
 
-TEST(MultimaterialNode, SlipAddsTheTangentialSlipTheLawLeavesTimesDt) {
-  auto node = block_on_floor(1.0);
+// A slip history for the node's grid with `slip` at the block's entry of node 0.
+SlipHistory history_with(const OneNode& node, double slip) {
   SlipHistory history;
   history.resize(node.nodes.nodes, 2);
+  history.slip[0] = slip;
+  return history;
+}
+
+TEST(MultimaterialNode, SlipAddsTheTangentialSlipTheLawLeavesTimesDt) {
+  auto node = block_on_floor(1.0);
+  SlipHistory history = history_with(node, 0.0);
   node.pass(ContactStage::AfterMomentumUpdate, &history);
   // Slip 0 so far: mu = mu_s. Friction impulse mu_s * 0.1 against v_t = 1 (the stick change, 1 N s,
   // exceeds it): v_t after = 1 - 0.06 = 0.94, v_n after = 0.
@@ -160,9 +167,7 @@ TEST(MultimaterialNode, SlipAddsTheTangentialSlipTheLawLeavesTimesDt) {
 TEST(MultimaterialNode, AStickingNodeHealsItsSlip) {
   // v_t = 0.01: the stick change 0.01 N s is below mu N = 0.4 * 0.1 at slip D_c / 2: it sticks.
   auto node = block_on_floor(0.01);
-  SlipHistory history;
-  history.resize(node.nodes.nodes, 2);
-  history.slip[0] = 0.5 * D_c;
+  SlipHistory history = history_with(node, 0.5 * D_c);
   node.pass(ContactStage::AfterMomentumUpdate, &history);
   EXPECT_NEAR(node.velocity(0).x(), 0.0, 1e-15);
   EXPECT_EQ(history.slip[0], 0.0);
@@ -170,9 +175,7 @@ TEST(MultimaterialNode, AStickingNodeHealsItsSlip) {
 
 TEST(MultimaterialNode, OnlyThePassAfterTheMomentumUpdateAdvancesTheSlip) {
   auto node = block_on_floor(1.0);
-  SlipHistory history;
-  history.resize(node.nodes.nodes, 2);
-  history.slip[0] = 0.5 * D_c;
+  SlipHistory history = history_with(node, 0.5 * D_c);
   node.pass(ContactStage::AfterExtrapolation, &history);
   EXPECT_EQ(history.slip[0], 0.5 * D_c);  // read (mu = 0.4), not advanced
   EXPECT_NEAR(node.velocity(0).x(), 1.0 - 0.4 * 0.1, 1e-14);
@@ -182,9 +185,7 @@ TEST(MultimaterialNode, ANodeLeftWithOneFieldForgetsItsSlip) {
   auto node = block_on_floor(1.0);
   node.nodes.mass[1] = 0.0;  // the floor field left the node
   node.nodes.momentum[1].setZero();
-  SlipHistory history;
-  history.resize(node.nodes.nodes, 2);
-  history.slip[0] = 0.5 * D_c;
+  SlipHistory history = history_with(node, 0.5 * D_c);
   history.slip[1] = 0.25 * D_c;
   node.pass(ContactStage::AfterMomentumUpdate, &history);
   EXPECT_EQ(history.slip[0], 0.0);
