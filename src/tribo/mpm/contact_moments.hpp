@@ -9,9 +9,9 @@
 // Per node field, from its particles (r_p = x_p - xbar, weights S m_p):
 //   second moment    M = sum S m_p r_p r_p^T                 (kg m^2)
 //   velocity moment  D = sum S m_p v_p r_p^T                 (kg m^2/s)
-// Along the unit normal n the weighted least-squares velocity derivative of the field is
-// g = D n / sigma, sigma = n^T M n (the fit v_p ~ v + g (n . r_p)), exact for a rigid motion, and
-// the field's velocity at the surface point x_s = xbar + d n is v + g d.
+// The weighted least-squares velocity gradient of the field is L = D M^-1 (the fit v_p ~ v + L r_p),
+// exact for a rigid motion, and the field's velocity at the surface point x_s = xbar + d n is
+// v + L n d (below).
 #include <vector>
 
 #include "tribo/core/types.hpp"
@@ -52,14 +52,21 @@ struct NodeMoments {
 };
 
 // v(x_s) - v_node for a field with moments M, D, at the depth d = (x_s - xbar) . n along the unit
-// normal n. A field whose particles hardly spread along n (sigma <= min_sigma) carries no gradient:
-// zero (the node velocity).
+// normal n: L n d with the field's weighted least-squares velocity gradient L = D M^+ (the fit
+// v_p ~ v + L r_p; exact for an affine velocity field, a rigid rotation included). M^+ keeps the
+// directions in which the particles spread, eigenvalues above min_sigma (kg m^2): a node whose
+// particles lie in one row along n resolves no gradient along n, and the offset is zero there.
 template <int Dim>
 Vec<Dim> surface_velocity_offset(const Mat<Dim>& second, const Mat<Dim>& velocity, const Vec<Dim>& n, double d,
                                  double min_sigma) {
-  const double sigma = n.dot(second * n);
-  if (!(sigma > min_sigma)) return Vec<Dim>::Zero();
-  return (velocity * n) * (d / sigma);
+  if (!(n.dot(second * n) > min_sigma)) return Vec<Dim>::Zero();
+  Eigen::SelfAdjointEigenSolver<Mat<Dim>> eigen;
+  eigen.computeDirect(second);
+  const Vec<Dim> along = eigen.eigenvectors().transpose() * n;  // n in M's eigenbasis
+  Vec<Dim> y = Vec<Dim>::Zero();                                // M^+ n
+  for (int k = 0; k < Dim; ++k)
+    if (eigen.eigenvalues()[k] > min_sigma) y += (along[k] / eigen.eigenvalues()[k]) * eigen.eigenvectors().col(k);
+  return (velocity * y) * d;
 }
 
 }  // namespace tribo::mpm
