@@ -117,6 +117,8 @@ class MpmSimulation final : public Simulation<Dim> {
   template <class Shape>
   void reextrapolate_momenta();
   template <class Shape>
+  void extrapolate_moments();
+  template <class Shape>
   void update_stress();
   void move_particles();
   void sort_particles_by_cell();
@@ -133,7 +135,9 @@ class MpmSimulation final : public Simulation<Dim> {
   }
   // record: sum the impulses (contact force); count_work: add the frictional work of this pass
   // (only passes whose changes reach the particle velocities dissipate their kinetic energy).
-  void apply_contact(ContactStage stage, bool record = true, bool count_work = true);
+  // at_surface: Coulomb slip at the surface where the deck asks for it (not in the MUSL pass,
+  // whose particle velocities the moments of the step do not describe).
+  void apply_contact(ContactStage stage, bool record = true, bool count_work = true, bool at_surface = true);
   Vec<Dim> impose_boundary_conditions();
   bool cracked() const { return !cracks_.empty(); }
   // Below this a node field is empty (G2P skips it).
@@ -161,6 +165,9 @@ class MpmSimulation final : public Simulation<Dim> {
   GridBoundaryConditions<Dim> boundary_;
   ContactAccumulator<Dim> contact_;
   SlipHistory slip_history_;  // slip-weakening state of static friction, per node entry
+  // Slip at the surface (contact.slip: surface; contact_moments.hpp): the node fields' second and
+  // velocity moments, rebuilt every step. Empty with slip at the node.
+  NodeMoments<Dim> moments_;
   NodeParticles<Dim> around_;  // particles near contact nodes (logistic-regression normals only)
   // Explicit cracks (docs/mpm-cracks.md): with cracks every node holds kCrackFields crack fields
   // of layout_.fields material fields each, flat index node * (4 F) + c F + f; without, one.
@@ -236,6 +243,9 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
   boundary_ = GridBoundaryConditions<Dim>::from(spec_, grid_);
   contact_.resize(layout_.fields);
   if (layout_.fields > 1) slip_history_.slip.assign(nodes_.mass.size(), 0.0);  // every node entry
+  // Cracked grids keep node slip: their crack fields are not material fields of the moments.
+  if (layout_.fields > 1 && !cracked() && spec_.mpm.contact.slip == ContactSlipPoint::Surface)
+    moments_.allocate(nodes_.mass.size());
 
   if (spec_.time.dt) {
     dt_ = *spec_.time.dt;
@@ -272,6 +282,7 @@ void MpmSimulation<Dim>::step_with() {
   const bool forces_first = scheme != UpdateScheme::Usf;
   if (forces_first) extrapolate_to_grid<Shape, true>();
   else extrapolate_to_grid<Shape, false>();
+  if (moments_.enabled()) extrapolate_moments<Shape>();
   if (layout_.fields > 1 && !cracked() && spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression)
     around_.template build<Shape>(grid_, nodes_, particles_, field_, half_width_);
   // The FLIP increment is measured from the extrapolated momenta, before contact and boundary
@@ -305,7 +316,7 @@ void MpmSimulation<Dim>::step_with() {
   if (scheme == UpdateScheme::Musl) {
     reextrapolate_momenta<Shape>();
     impose_boundary_conditions();
-    apply_contact(ContactStage::AfterExtrapolation, false);
+    apply_contact(ContactStage::AfterExtrapolation, false, true, false);
   }
   if (scheme != UpdateScheme::Usf) update_stress<Shape>();
   move_particles();
@@ -421,7 +432,7 @@ Vec<Dim> MpmSimulation<Dim>::impose_boundary_conditions() {
 }
 
 template <int Dim>
-void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool count_work) {
+void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool count_work, bool at_surface) {
   const double work_before = contact_.frictional_work, crack_work_before = crack_contact_.frictional_work;
   if (layout_.fields >= 2) {
     const bool regression = spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression && !cracked();
@@ -433,7 +444,8 @@ void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool cou
     nodes_.fields = layout_.fields;
     nodes_.nodes *= crack_fields;
     apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, record ? &contact_ : nullptr,
-                                regression ? &around_ : nullptr, &slip_history_);
+                                regression ? &around_ : nullptr, &slip_history_,
+                                at_surface && moments_.enabled() ? &moments_ : nullptr);
     nodes_.nodes /= crack_fields;
     nodes_.fields = layout_.fields * crack_fields;
   }
@@ -509,6 +521,35 @@ void MpmSimulation<Dim>::reextrapolate_momenta() {
     }
     for (int k = 0; k < s.size; ++k) nodes_.momentum[s.node[k] * F + f] += s.weight[k] * mv;
   });
+}
+
+// Slip at the surface: the second and velocity moments of every deformable node field about its
+// particles' centroid (contact_moments.hpp), after the particle-to-grid pass and before the
+// boundary conditions (the centring needs the momenta as extrapolated). In parallel as
+// extrapolate_to_grid (the partition is the one it binned).
+template <int Dim>
+template <class Shape>
+void MpmSimulation<Dim>::extrapolate_moments() {
+  moments_.clear();
+  const int F = nodes_.fields;
+  const Grid<Dim>& grid = grid_;
+  const double half_width = half_width_;
+  partition_.for_each_particle([&](long p) {
+    if (rigid_[p]) return;  // a rigid field's velocity is imposed: no gradient
+    ScatterStencil<Dim, Shape> s;
+    s.compute(grid, particles_.position[p], half_width);
+    const long f = field_[p];
+    for (int k = 0; k < s.size; ++k)
+      moments_.add(s.node[k] * F + f, s.weight[k], particles_.mass[p], particles_.velocity[p],
+                   Vec<Dim>(particles_.position[p] - grid.node_position(s.node[k])));
+  });
+  const long entries = static_cast<long>(nodes_.mass.size());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < entries; ++i) {
+    const double m = nodes_.mass[i];
+    if (!(m > 0.0) || rigid_entry_[i % F]) continue;
+    moments_.center(i, m, nodes_.momentum[i], Vec<Dim>(nodes_.mass_position[i] / m - grid_.node_position(i / F)));
+  }
 }
 
 // x_p <- x_p + dt v_move, after the stress update so that every gradient of the step is taken
