@@ -15,8 +15,10 @@ constexpr double lammps_radius_factor = 0.9;
 constexpr double lammps_radius_cap = 1.35;
 // The contact dashpot (smoothed model): critical (zeta = 1) for a body bouncing on its contact
 // springs, at most a quarter of the rate m_p / dt that would stop a point's approach within one
-// step (an explicit dashpot above ~m/dt overshoots; 1/4 leaves room for the several pairs a
-// point shares its penetration rate with).
+// step. The step, with the dashpot at the half-step velocity, is stable for C = c dt / m <
+// 2 - (omega dt)^2 / 2 and overshoots (the velocity reverses each step) above C = 1; two
+// deformable points at 1/4 each give their pair C = 1 on the reduced mass (docs/pd-friction.md,
+// "The contact dashpot"; tests/pd/contact_dashpot_test.cpp).
 constexpr double damping_ratio = 1.0;
 constexpr double damping_step_fraction = 0.25;
 // Springs between the fragments of one body (smoothed model): LAMMPS' peri short-range constant
@@ -233,8 +235,8 @@ double PdContact<Dim>::energy_slope(int point, double phi, const ContactState<Di
   return k * spacing_ * spacing_ * excess / (calibration_.gradient * calibration_.gradient);
 }
 
-// dD_p/d(dphi_p/dt) of the contact dashpot's Rayleigh function (docs/pd-friction.md, "Contact
-// damping"): D_p = (c_p h^2 / 2 G0^2) (dphi_p/dt)^2 while p is in contact (phi_p > phi0), the
+// dD_p/d(dphi_p/dt) of the contact dashpot's Rayleigh function (docs/pd-friction.md, "Static
+// friction" and "The contact dashpot"): D_p = (c_p h^2 / 2 G0^2) (dphi_p/dt)^2 while p is in contact (phi_p > phi0), the
 // rate of its penetration (phi_p - phi0) h / G0 damped by
 //   c_p = min(2 zeta sqrt(k_p M_b / n_b), m_p / (4 dt)),
 // M_b / n_b the mass of p's body per point of it in contact: the n_b springs k_p then damp the
