@@ -40,7 +40,7 @@ BUILD_FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 SANITIZE_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
   -DTRIBO_SANITIZE=address,undefined -DTRIBO_BUILD_BENCH=OFF
-UNIT_TEST_TARGETS = $(foreach d,core contact mpm pd io app,$(if $(wildcard tests/$(d)/*_test.cpp),tribo_$(d)_tests))
+UNIT_TEST_TARGETS = $(foreach d,core contact parallel mpm pd io app,$(if $(wildcard tests/$(d)/*_test.cpp),tribo_$(d)_tests))
 
 .PHONY: sanitize fuzz fuzz-deps
 
@@ -60,7 +60,7 @@ fuzz-deps: deps
 	fi
 
 fuzz: fuzz-deps
-	@cmake -S . -B $(BUILD_FUZZ) -DCMAKE_CXX_COMPILER=clang++ -DTRIBO_FUZZ=ON -DTRIBO_BUILD_TESTS=OFF $(SANITIZE_FLAGS) \
+	@cmake -S . -B $(BUILD_FUZZ) -DCMAKE_CXX_COMPILER=clang++ -DTRIBO_FUZZ=ON -DTRIBO_BUILD_TESTS=OFF -DTRIBO_MPI=OFF $(SANITIZE_FLAGS) \
 	  > /tmp/tribo-configure-fuzz.log 2>&1 || (cat /tmp/tribo-configure-fuzz.log; exit 1)
 	@cmake --build $(BUILD_FUZZ) -j $(JOBS) --target tribo_deck_fuzzer
 	@./fuzz/run-fuzzer.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)

@@ -10,6 +10,7 @@ packages=(
   clang libclang-rt-14-dev
   python3-vtk9 python3-matplotlib python3-numpy python3-pil python3-yaml
   lammps
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <stdexcept>
+#include <utility>
 #include <type_traits>
 #include <vector>
 
@@ -29,36 +31,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A block sliding on a rigid floor with Coulomb friction: two velocity fields, contact every step.
-constexpr const char* kMpmDeck = R"(
-title: restart test (MPM)
-method: mpm
-dimension: 2
-time: {end: 0.02, cfl: 0.4}
-gravity: [4.905, -8.4957]
-materials:
-  - {name: block, model: linear-elastic, density: 1000, youngs_modulus: 1.0e6, poisson_ratio: 0.3}
-  - {name: floor, model: rigid}
-bodies:
-  - {name: block, material: block, geometry: {box: {min: [0.02, 0.0201], max: [0.06, 0.04]}}, velocity: [0.5, 0]}
-  - {name: floor, material: floor, geometry: {box: {min: [0, 0.01], max: [0.2, 0.02]}}}
-mpm:
-  grid: {min: [0, 0], max: [0.2, 0.08], cell: 0.0025}
-  particles_per_cell: 2
-  shape_function: gimp
-  contact:
-    pairs:
-      - {materials: [block, floor], law: coulomb, friction: 0.3}
-output:
-  every: 0.002
-  checkpoint_every: 0.005
-  fields: [velocity, displacement, stress, material]
-  history:
-    - {quantity: centroid, body: block}
-    - {quantity: velocity, body: block}
-    - {quantity: contact-force, materials: [block, floor]}
-    - {quantity: energy}
-)";
+// The shared deck of the restart and kill tests (tests/decks/good/restart_block_on_floor_2d.yaml):
+// a block sliding on a rigid floor with static and kinetic friction (two velocity fields, contact
+// and the slip history every step), cut to t = 0.02 s with a checkpoint every 0.005 s.
+std::string shared_mpm_deck() {
+  std::string text = io::read_file(fs::path(TRIBO_SOURCE_DIR) / "tests/decks/good/restart_block_on_floor_2d.yaml");
+  for (auto [from, to] : {std::pair<std::string, std::string>{"end: 0.1,", "end: 0.02,"},
+                          {"checkpoint_every: 0.01", "checkpoint_every: 0.005"}}) {
+    const auto at = text.find(from);
+    if (at == std::string::npos) throw std::runtime_error("restart_block_on_floor_2d.yaml lacks '" + from + "'");
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+const std::string kMpmDeck = shared_mpm_deck();
 
 // A pre-cracked PMB plate pulled apart at both ends: bonds break from the first steps on.
 constexpr const char* kPdPmbDeck = R"(
@@ -113,7 +99,7 @@ output:
     - {quantity: energy}
 )";
 
-SimulationSpec deck(const char* text) { return io::parse_deck(text, "restart_test.yaml"); }
+SimulationSpec deck(const std::string& text) { return io::parse_deck(text, "restart_test.yaml"); }
 
 template <class T>
 bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
@@ -298,7 +284,7 @@ std::string last_frame(const fs::path& dir) {
 }
 
 // The whole output of a straight run and of one stopped at each of `stops` (steps) and restarted.
-void expect_same_output_after_stops(const char* deck_text, const std::string& name, std::vector<long> stops) {
+void expect_same_output_after_stops(const std::string& deck_text, const std::string& name, std::vector<long> stops) {
   const SimulationSpec spec = deck(deck_text);
   const fs::path straight = scratch(name + "-straight");
   const RunReport a = run_simulation(spec, quiet(straight));

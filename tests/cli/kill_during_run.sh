@@ -10,65 +10,11 @@ set -u
 source "$(dirname "$0")/lib.sh"
 cli_setup kill "$@"
 
-# A block sliding on a rigid floor with Coulomb friction (contact, the sort by cell every 20 steps)
-# and a pre-cracked PMB plate pulled apart (bonds breaking): ~3700 and ~900 steps, 2-3 s each.
-# The MPM deck has mu_s > mu_k: the slip-weakening history of static friction (per node) is state
-# that a restart must carry for the result to be bitwise equal.
-cat >"$work/mpm.yaml" <<'EOF'
-title: kill and restart test (MPM)
-method: mpm
-dimension: 2
-time: {end: 0.1, cfl: 0.4}
-gravity: [4.905, -8.4957]
-materials:
-  - {name: block, model: linear-elastic, density: 1000, youngs_modulus: 1.0e6, poisson_ratio: 0.3}
-  - {name: floor, model: rigid}
-bodies:
-  - {name: block, material: block, geometry: {box: {min: [0.02, 0.0201], max: [0.06, 0.04]}}, velocity: [0.5, 0]}
-  - {name: floor, material: floor, geometry: {box: {min: [0, 0.01], max: [0.2, 0.02]}}}
-mpm:
-  grid: {min: [0, 0], max: [0.2, 0.08], cell: 0.0025}
-  particles_per_cell: 2
-  shape_function: gimp
-  contact:
-    pairs:
-      - {materials: [block, floor], law: coulomb, friction: 0.3, static_friction: 0.45}
-output:
-  every: 0.002
-  checkpoint_every: 0.01
-  fields: [velocity, displacement, stress, material]
-  history:
-    - {quantity: centroid, body: block}
-    - {quantity: velocity, body: block}
-    - {quantity: contact-force, materials: [block, floor]}
-    - {quantity: energy}
-EOF
-cat >"$work/pd.yaml" <<'EOF'
-title: kill and restart test (PD)
-method: pd
-dimension: 2
-thickness: 0.001
-time: {end: 4.0e-4, cfl: 0.8}
-materials:
-  - {name: plate, model: pmb, density: 2000, youngs_modulus: 1.0e9, poisson_ratio: 0.3333333333, critical_stretch: 0.004}
-bodies:
-  - {name: plate, material: plate, geometry: {box: {min: [0, 0], max: [0.03, 0.015]}}}
-boundary_conditions:
-  - {region: {box: {min: [-1, -1], max: [0.0015, 1]}}, velocity: [-1, null]}
-  - {region: {box: {min: [0.0285, -1], max: [1, 1]}}, velocity: [1, null]}
-pd:
-  spacing: 0.0005
-  precracks:
-    - {points: [[0.015, 0.0], [0.015, 0.005]]}
-output:
-  every: 1.0e-5
-  checkpoint_every: 4.0e-5
-  fields: [velocity, displacement, damage, stress]
-  history:
-    - {quantity: centroid, body: plate}
-    - {quantity: energy}
-    - {quantity: momentum}
-EOF
+# The shared decks (tests/decks/good/restart_*.yaml): a block sliding on a rigid floor with
+# Coulomb friction and mu_s > mu_k, and a pre-cracked PMB plate pulled apart; ~3700 and ~900 steps,
+# 2-3 s each, as they are.
+cp "$source_dir/tests/decks/good/restart_block_on_floor_2d.yaml" "$work/mpm.yaml"
+cp "$source_dir/tests/decks/good/restart_cracked_plate_2d.yaml" "$work/pd.yaml"
 
 # Every frame file in DIR/frames and every DataSet of DIR/run.pvd loads in VTK without error.
 cat >"$work/frames_readable.py" <<'EOF'

@@ -75,3 +75,18 @@ expect_header() {
   [[ "$header" =~ ^#\ expect:\ ([0-9]+)\ (.*)$ ]] || return 1
   expect_line="${BASH_REMATCH[1]}" expect_text="${BASH_REMATCH[2]}"
 }
+
+# shortened SOURCE DEST OLD NEW [OLD NEW ...]: DEST is the deck SOURCE with each text OLD replaced
+# by NEW (fixed strings); a text that is not in the deck is a failure, so a deck edited elsewhere
+# cannot silently stop shortening.
+shortened() {
+  local source="$1" dest="$2" text
+  shift 2
+  text="$(cat "$source")"
+  while (($# >= 2)); do
+    [[ "$text" == *"$1"* ]] || fail "shortened: '$1' is not in $source"
+    text="${text//"$1"/"$2"}"
+    shift 2
+  done
+  printf '%s\n' "$text" >"$dest"
+}

@@ -11,59 +11,12 @@ set -u
 source "$(dirname "$0")/lib.sh"
 cli_setup restart "$@"
 
-cat >"$work/mpm.yaml" <<'EOF'
-title: restart test (MPM)
-method: mpm
-dimension: 2
-time: {end: 0.06, cfl: 0.4}
-gravity: [4.905, -8.4957]
-materials:
-  - {name: block, model: linear-elastic, density: 1000, youngs_modulus: 1.0e6, poisson_ratio: 0.3}
-  - {name: floor, model: rigid}
-bodies:
-  - {name: block, material: block, geometry: {box: {min: [0.02, 0.0201], max: [0.06, 0.04]}}, velocity: [0.5, 0]}
-  - {name: floor, material: floor, geometry: {box: {min: [0, 0.01], max: [0.2, 0.02]}}}
-mpm:
-  grid: {min: [0, 0], max: [0.2, 0.08], cell: 0.0025}
-  particles_per_cell: 2
-  shape_function: gimp
-  contact:
-    pairs:
-      - {materials: [block, floor], law: coulomb, friction: 0.3}
-output:
-  every: 0.002
-  checkpoint_every: 0.005
-  fields: [velocity, displacement, stress, material]
-  history:
-    - {quantity: centroid, body: block}
-    - {quantity: contact-force, materials: [block, floor]}
-    - {quantity: energy}
-EOF
-cat >"$work/pd.yaml" <<'EOF'
-title: restart test (PD)
-method: pd
-dimension: 2
-thickness: 0.001
-time: {end: 3.0e-4, cfl: 0.8}
-materials:
-  - {name: plate, model: pmb, density: 2000, youngs_modulus: 1.0e9, poisson_ratio: 0.3333333333, critical_stretch: 0.004}
-bodies:
-  - {name: plate, material: plate, geometry: {box: {min: [0, 0], max: [0.03, 0.015]}}}
-boundary_conditions:
-  - {region: {box: {min: [-1, -1], max: [0.0015, 1]}}, velocity: [-1, null]}
-  - {region: {box: {min: [0.0285, -1], max: [1, 1]}}, velocity: [1, null]}
-pd:
-  spacing: 0.0005
-  precracks:
-    - {points: [[0.015, 0.0], [0.015, 0.005]]}
-output:
-  every: 1.0e-5
-  checkpoint_every: 3.0e-5
-  fields: [velocity, displacement, damage]
-  history:
-    - {quantity: centroid, body: plate}
-    - {quantity: energy}
-EOF
+# The shared decks (tests/decks/good/restart_*.yaml), shorter: a block sliding on a rigid floor
+# to t = 0.06 s, a pre-cracked plate pulled apart to 3e-4 s, with more frequent checkpoints.
+shortened "$source_dir/tests/decks/good/restart_block_on_floor_2d.yaml" "$work/mpm.yaml" \
+  'end: 0.1,' 'end: 0.06,' 'checkpoint_every: 0.01' 'checkpoint_every: 0.005'
+shortened "$source_dir/tests/decks/good/restart_cracked_plate_2d.yaml" "$work/pd.yaml" \
+  'end: 4.0e-4,' 'end: 3.0e-4,' 'checkpoint_every: 4.0e-5' 'checkpoint_every: 3.0e-5'
 
 same_output() {  # label straight other
   local label="$1" a="$2" b="$3" f last
@@ -127,7 +80,7 @@ same_output "extension" "$work/mpm-straight" "$dir"
 echo "mpm: a run to 0.03 s extended to 0.06 s matches the run straight to 0.06 s"
 
 # Another deck: refused with exit 1 and a message; the folder's history is left as it was.
-sed 's/friction: 0.3/friction: 0.5/' "$work/mpm.yaml" >"$work/mpm-other.yaml"
+sed 's/static_friction: 0.45/static_friction: 0.5/' "$work/mpm.yaml" >"$work/mpm-other.yaml"
 before="$(cat "$dir/history.csv")"
 "$tribo" run "$work/mpm-other.yaml" --restart "$dir" -t 1 -q >/dev/null 2>"$work/stderr"
 rc=$?

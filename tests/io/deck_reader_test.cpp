@@ -182,6 +182,7 @@ TEST(DeckReader, MinimalDeckGetsEveryDocumentedDefault) {
   EXPECT_EQ(s.mpm.contact.position_method, ContactPositionMethod::Displacement);
   EXPECT_EQ(s.mpm.contact.position_offset, 0.8);
   EXPECT_TRUE(s.mpm.contact.first_pass_to_particles);
+  EXPECT_EQ(s.mpm.contact.slip, ContactSlipPoint::Node);
   EXPECT_TRUE(s.mpm.contact.pairs.empty());
   EXPECT_TRUE(s.mpm.cracks.empty());
   EXPECT_EQ(s.output.directory, "out");

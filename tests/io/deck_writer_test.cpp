@@ -101,6 +101,7 @@ void expect_same_spec(const SimulationSpec& a, const SimulationSpec& b) {
   EXPECT_EQ(ma.contact.position_method, mb.contact.position_method);
   EXPECT_EQ(ma.contact.position_offset, mb.contact.position_offset);
   EXPECT_EQ(ma.contact.first_pass_to_particles, mb.contact.first_pass_to_particles);
+  EXPECT_EQ(ma.contact.slip, mb.contact.slip);
   ASSERT_EQ(ma.contact.pairs.size(), mb.contact.pairs.size());
   for (std::size_t i = 0; i < ma.contact.pairs.size(); ++i) {
     EXPECT_EQ(ma.contact.pairs[i].materials, mb.contact.pairs[i].materials);
@@ -180,7 +181,7 @@ TEST(DeckWriter, SpellsOutEveryDefault) {
                            "particles_per_cell: 2", "shape_function: linear", "update: usl",
                            "flip: 1", "normals: max-volume-gradient", "vmin: 0",
                            "displacement_check: true", "position: {method: displacement, offset: 0.8}",
-                           "first_pass_to_particles: true",
+                           "first_pass_to_particles: true", "slip: node",
                            "pairs: []", "cracks: []", "directory: out", "every: 0",
                            "fields: [velocity, displacement, stress, material, damage]",
                            "history: []"})

@@ -3,7 +3,8 @@
 
 usage: read_vtu.py FILE.vtu FILE.pvd N [EXPECTED.json]
 
-- FILE.vtu is loaded with vtkXMLUnstructuredGridReader: N points, N VTK_VERTEX cells, point
+- FILE.vtu is loaded with vtkXMLUnstructuredGridReader (FILE.pvtu, the frame of a run across
+  processes, with vtkXMLPUnstructuredGridReader, which assembles its pieces): N points, N VTK_VERTEX cells, point
   arrays body and mass (always written) plus those named in EXPECTED.json, with their values.
 - FILE.pvd is parsed with xml.etree (a VTKFile of type Collection); every DataSet it lists is
   loaded with vtkXMLGenericDataObjectReader and must hold N points and the same array names.
@@ -20,7 +21,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 from vtkmodules.vtkCommonCore import vtkCommand
-from vtkmodules.vtkIOXML import vtkXMLGenericDataObjectReader, vtkXMLUnstructuredGridReader
+from vtkmodules.vtkIOXML import (vtkXMLGenericDataObjectReader, vtkXMLPUnstructuredGridReader,
+                                 vtkXMLUnstructuredGridReader)
 from vtkmodules.util.numpy_support import vtk_to_numpy
 
 VTK_VERTEX = 1
@@ -142,7 +144,8 @@ def main(argv):
     if len(argv) == 5:
         with open(argv[4]) as f:
             expected = json.load(f)
-    grid = load(vtkXMLUnstructuredGridReader, vtu)
+    reader = vtkXMLPUnstructuredGridReader if vtu.endswith(".pvtu") else vtkXMLUnstructuredGridReader
+    grid = load(reader, vtu)
     if check_grid(grid, vtu, n):
         check_values(grid, vtu, expected)
         check_pvd(pvd, n, point_array_names(grid), expected)

@@ -26,6 +26,7 @@ using tribo::SurfaceMesh;
 using tribo::Vec2;
 using tribo::Vec3;
 using tribo::io::write_particle_frame;
+using tribo::io::write_particle_frame_index;
 using tribo::io::write_surface_mesh;
 
 namespace {
@@ -308,6 +309,51 @@ TEST(VtkWriter, FramesAndPvdReadBackWithVtkItself) {
   const std::string command =
       std::string("/usr/bin/python3 ") + TRIBO_SOURCE_DIR + "/tests/io/read_vtu.py " +
       (folder / "frames/frame_000002.vtu").string() + " " + (folder / "run.pvd").string() + " 3 " +
+      (folder / "expected.json").string();
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+}
+
+// A frame of a run across processes: two pieces (particles 0-1 and 2 of the frame above, as two
+// processes would hold them) and the .pvtu index, listed in a .pvd. VTK's parallel reader must
+// assemble 3 points with the same arrays and values as the one-piece frame.
+TEST(VtkWriter, APieceWiseFrameReadsBackAsOneWithVtkItself) {
+  if (std::system("/usr/bin/python3 -c 'import vtkmodules.vtkIOXML' > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "python3-vtk9 is not installed under /usr/bin/python3";
+  const ScratchFolder scratch;
+  const fs::path& folder = scratch.path;
+  fs::create_directories(folder / "frames");
+  const Particles<2> all = three_particles();
+  Particles<2> first, second;
+  for (std::size_t i = 0; i < 3; ++i) {
+    Particles<2>& part = i < 2 ? first : second;
+    part.push_back(all.reference_position[i], all.velocity[i], all.mass[i], all.volume[i], all.body[i], all.material[i]);
+    part.position.back() = all.position[i];
+    part.stress.back() = all.stress[i];
+    part.damage.back() = all.damage[i];
+  }
+  const std::vector<std::string> fields = {"velocity", "displacement", "stress", "material", "damage"};
+  write_particle_frame<2>(folder / "frames/frame_000000_p0.vtu", first, fields, {"block", "floor"});
+  write_particle_frame<2>(folder / "frames/frame_000000_p1.vtu", second, fields, {"block", "floor"});
+  write_particle_frame_index<2>(folder / "frames/frame_000000.pvtu", {"frame_000000_p0.vtu", "frame_000000_p1.vtu"},
+                                fields);
+  tribo::io::PvdWriter pvd(folder / "run.pvd");
+  pvd.add(0.0, "frames/frame_000000.pvtu");
+  std::ofstream(folder / "expected.json") << R"({
+  "arrays": {
+    "body": [0, 1, 1],
+    "mass": [2, 3, 4],
+    "material": [0, 1, 0],
+    "damage": [0, 0, 0.25],
+    "velocity": [[1, -1, 0], [2, -2, 0], [3, -3, 0]],
+    "stress": [[0, 0, 0, 0, 0, 0], [1, 2, 3, 4, 5, 6], [100, 0, 0, 0, 0, 0]],
+    "von_mises": [0, 15.297058540778355, 100]
+  },
+  "points": [[0.11, 0.18, 0], [0.3, 0.4, 0], [0.5, 0.6, 0]],
+  "pvd_times": [0]
+})";
+  const std::string command =
+      std::string("/usr/bin/python3 ") + TRIBO_SOURCE_DIR + "/tests/io/read_vtu.py " +
+      (folder / "frames/frame_000000.pvtu").string() + " " + (folder / "run.pvd").string() + " 3 " +
       (folder / "expected.json").string();
   EXPECT_EQ(std::system(command.c_str()), 0) << command;
 }

@@ -174,6 +174,9 @@ TEST(ContactDataNeeded, SetsAreThoseTheScatterHas) {
   EXPECT_EQ(contact_data_needed(spec, layout), unsigned{kContactVolume});
   spec.mpm.contact.normals = ContactNormalMethod::MassGradient;  // no instance of its own
   EXPECT_EQ(contact_data_needed(spec, layout), unsigned{kContactAll});
+  spec.mpm.contact.normals = ContactNormalMethod::MaxVolumeGradient;
+  spec.mpm.contact.slip = ContactSlipPoint::Surface;  // the moments read every node's position
+  EXPECT_EQ(contact_data_needed(spec, layout), unsigned{kContactAll});
   // One field: no contact data at all.
   SimulationSpec single = deck(1, false, ContactLaw::Coulomb);
   EXPECT_EQ(contact_data_needed(single, FieldLayout::from(single)), 0u);

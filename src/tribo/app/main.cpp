@@ -16,6 +16,7 @@
 #include "tribo/core/error.hpp"
 #include "tribo/io/deck_limits.hpp"
 #include "tribo/io/deck_reader.hpp"
+#include "tribo/parallel/communicator.hpp"
 
 namespace {
 
@@ -28,6 +29,17 @@ std::string describe(const tribo::SimulationSpec& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Started by mpirun on several processes: every process would run the whole problem and the
+  // second would find the output folder locked. Say so once and stop, until the solvers run
+  // distributed (docs/parallel.md).
+  if (const int processes = tribo::parallel::launched_processes(); processes > 1) {
+    if (tribo::parallel::launched_rank() == 0)
+      std::cerr << fmt::format(
+          "tribo: started as one of {} processes (mpirun); runs across processes are not built yet "
+          "(docs/parallel.md). Run one process, with --threads N for the cores of one machine.\n",
+          processes);
+    return 1;
+  }
   CLI::App app{"Tribo: contact and friction between deformable bodies (MPM and peridynamics)"};
   app.require_subcommand(1);
 

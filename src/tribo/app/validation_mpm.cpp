@@ -192,8 +192,9 @@ struct RollingDisk {
   double deceleration, rolling_speed, v0, mu, g, energy;
 };
 
-RollingDisk rolling_disk_run() {
-  const History h = run_example("validation/rolling-disk.yaml");
+// slip: the deck's contact.slip (node) or surface (docs/mpm-contact.md, "Slip at the surface").
+RollingDisk rolling_disk_run(ContactSlipPoint slip = ContactSlipPoint::Node) {
+  const History h = run_example("validation/rolling-disk.yaml", [&](SimulationSpec& spec) { spec.mpm.contact.slip = slip; });
   const std::vector<double> t = h.column("time"), v = h.column("velocity.disk.x");
   RollingDisk r{};
   r.v0 = h.spec.bodies.front().velocity.x();
@@ -223,6 +224,16 @@ std::vector<ValidationRow> rolling_disk_speed() {
   return {compare_relative("rolling-disk-speed", "rolling speed (m/s)", 2.0 / 3.0 * r.v0, r.rolling_speed, 0.03)};
 }
 
+// Issue 13 with contact.slip: surface (not the default, not in ctest: its energy row measures
+// 1.018%, over the 1% the node default keeps; docs/mpm-contact.md).
+std::vector<ValidationRow> rolling_disk_surface() {
+  const RollingDisk r = rolling_disk_run(ContactSlipPoint::Surface);
+  const std::string name = "rolling-disk-surface";
+  return {compare_relative(name, "sliding deceleration (m/s^2)", r.mu * r.g, r.deceleration, 0.03),
+          compare_relative(name, "rolling speed (m/s)", 2.0 / 3.0 * r.v0, r.rolling_speed, 0.03),
+          compare_absolute(name, "max |E(t) - E(0)| / E(0)", 0.0, r.energy, 0.01)};
+}
+
 }  // namespace
 
 void add_mpm_validation_problems(std::vector<ValidationProblem>& problems) {
@@ -248,6 +259,8 @@ void add_mpm_validation_problems(std::vector<ValidationProblem>& problems) {
                       [] { return slide_to_rest(false); }});
   problems.push_back({"rolling-disk", "disk launched without spin, mu = 0.2: sliding deceleration, energy", rolling_disk});
   problems.push_back({"rolling-disk-speed", "disk launched without spin: rolling speed (2/3) v0", rolling_disk_speed});
+  problems.push_back({"rolling-disk-surface", "the same with contact.slip: surface: deceleration, speed, energy",
+                      rolling_disk_surface});
 }
 
 }  // namespace tribo::app

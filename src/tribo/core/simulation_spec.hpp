@@ -66,6 +66,9 @@ enum class ContactNormalMethod {
 
 enum class ContactPositionMethod { Displacement, Position };
 
+// Where the tangential slip of a Coulomb contact is measured (MpmContactSpec::slip).
+enum class ContactSlipPoint { Node, Surface };
+
 struct MpmContactSpec {
   ContactNormalMethod normals = ContactNormalMethod::MaxVolumeGradient;
   Vec3 specified_normal = Vec3::UnitY();  // from normal_angles {polar, azimuth} in degrees
@@ -79,6 +82,10 @@ struct MpmContactSpec {
   // FLIP increment is measured from the momenta before it). false = NairnMPM's semantics: that pass
   // only shapes the grid momenta of the update, the particles feel the post-update pass alone.
   bool first_pass_to_particles = true;
+  // Where a Coulomb pair's slip is measured: at the node (the velocity of the node's particles at
+  // their centroid, NairnMPM) or at the surface point between the two fields' centroids, with each
+  // field's velocity gradient from its particles (docs/mpm-contact.md, "Slip at the surface").
+  ContactSlipPoint slip = ContactSlipPoint::Node;
   std::vector<ContactPairSpec> pairs;
 };
 

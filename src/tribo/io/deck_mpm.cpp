@@ -80,7 +80,8 @@ void read_pairs(const DeckNode& node, const SimulationSpec& spec, MpmContactSpec
 
 void read_contact(const DeckNode& node, const SimulationSpec& spec, MpmContactSpec& contact) {
   const DeckMap map =
-      node.map({"normals", "normal_angles", "vmin", "displacement_check", "position", "first_pass_to_particles", "pairs"});
+      node.map({"normals", "normal_angles", "vmin", "displacement_check", "position", "first_pass_to_particles", "slip",
+                "pairs"});
   contact.normals = choice(map, "normals", kContactNormalNames, "contact normal method",
                            contact.normals);
   if (auto angles = map.get("normal_angles")) {
@@ -98,6 +99,7 @@ void read_contact(const DeckNode& node, const SimulationSpec& spec, MpmContactSp
     contact.position_offset = non_negative(pos, "offset", contact.position_offset);
   }
   contact.first_pass_to_particles = map.boolean("first_pass_to_particles", contact.first_pass_to_particles);
+  contact.slip = choice(map, "slip", kContactSlipNames, "contact slip point", contact.slip);
   if (auto pairs = map.get("pairs")) read_pairs(*pairs, spec, contact);
 }
 

@@ -45,6 +45,11 @@ inline constexpr std::array<DeckName<ContactNormalMethod>, 6> kContactNormalName
     {ContactNormalMethod::LogisticRegression, "logistic-regression"},
 }};
 
+inline constexpr std::array<DeckName<ContactSlipPoint>, 2> kContactSlipNames{{
+    {ContactSlipPoint::Node, "node"},
+    {ContactSlipPoint::Surface, "surface"},
+}};
+
 inline constexpr std::array<DeckName<ContactPositionMethod>, 2> kContactPositionNames{{
     {ContactPositionMethod::Displacement, "displacement"},
     {ContactPositionMethod::Position, "position"},

@@ -195,6 +195,7 @@ void emit_mpm(YAML::Emitter& out, const SimulationSpec& spec) {
   out << YAML::Key << "offset" << YAML::Value << number(c.position_offset);
   out << YAML::EndMap;
   out << YAML::Key << "first_pass_to_particles" << YAML::Value << c.first_pass_to_particles;
+  out << YAML::Key << "slip" << YAML::Value << name(c.slip, kContactSlipNames);
   out << YAML::Key << "pairs" << YAML::Value;
   if (c.pairs.empty()) out << YAML::Flow;
   out << YAML::BeginSeq;

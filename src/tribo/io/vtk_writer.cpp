@@ -200,18 +200,11 @@ void check_sizes(const Particles<Dim>& particles, const std::filesystem::path& f
   });
 }
 
-}  // namespace
-
+// The point arrays of a particle frame (write_particle_frame's list, in its order); also the
+// declarations of the frame index of a run across processes, built from an empty set.
 template <int Dim>
-void write_particle_frame(const std::filesystem::path& file, const Particles<Dim>& particles,
-                          const std::vector<std::string>& fields,
-                          const std::vector<std::string>& material_names) {
-  check_sizes(particles, file);
+void add_particle_point_data(VtuBuilder& b, const Particles<Dim>& particles, const std::vector<std::string>& fields) {
   const std::size_t n = particles.size();
-  VtuBuilder b(n, n);
-  if (!material_names.empty())
-    b.field_data.push_back(string_field_array("material_names", material_names));
-
   b.point_data.push_back(int_array("body", particles.body));
   b.point_data.push_back(scalar_array("mass", particles.mass));
   for (const std::string& field : fields) {
@@ -251,9 +244,50 @@ void write_particle_frame(const std::filesystem::path& file, const Particles<Dim
     }
     // Other names: ignored here, the deck reader rejects unknown fields with their location.
   }
+}
+
+}  // namespace
+
+template <int Dim>
+void write_particle_frame(const std::filesystem::path& file, const Particles<Dim>& particles,
+                          const std::vector<std::string>& fields,
+                          const std::vector<std::string>& material_names) {
+  check_sizes(particles, file);
+  const std::size_t n = particles.size();
+  VtuBuilder b(n, n);
+  if (!material_names.empty())
+    b.field_data.push_back(string_field_array("material_names", material_names));
+  add_particle_point_data<Dim>(b, particles, fields);
   b.point_coordinates = vector_array<Dim>("Points", particles.position);
   add_vertex_cells(b, n);
   write_file_deferred(file, b.build());
+}
+
+template <int Dim>
+void write_particle_frame_index(const std::filesystem::path& file, const std::vector<std::string>& pieces,
+                                const std::vector<std::string>& fields) {
+  // The declarations are those of an empty frame's arrays: the same names, types and components
+  // as every piece, by construction.
+  VtuBuilder b(0, 0);
+  const Particles<Dim> none;
+  add_particle_point_data<Dim>(b, none, fields);
+  std::string xml =
+      "<?xml version=\"1.0\"?>\n"
+      "<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
+      "header_type=\"UInt64\">\n"
+      "  <PUnstructuredGrid GhostLevel=\"0\">\n"
+      "    <PPointData>\n";
+  for (const auto& a : b.point_data) fmt::format_to(std::back_inserter(xml), "      <PDataArray {}/>\n", a.attributes);
+  xml +=
+      "    </PPointData>\n"
+      "    <PPoints>\n"
+      "      <PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n"
+      "    </PPoints>\n";
+  for (const auto& piece : pieces) fmt::format_to(std::back_inserter(xml), "    <Piece Source=\"{}\"/>\n", piece);
+  xml +=
+      "  </PUnstructuredGrid>\n"
+      "</VTKFile>\n";
+  write_file_atomically(file, xml);
 }
 
 void write_surface_mesh(const std::filesystem::path& file, const SurfaceMesh& mesh) {
@@ -311,5 +345,9 @@ template void write_particle_frame<2>(const std::filesystem::path&, const Partic
 template void write_particle_frame<3>(const std::filesystem::path&, const Particles<3>&,
                                       const std::vector<std::string>&,
                                       const std::vector<std::string>&);
+template void write_particle_frame_index<2>(const std::filesystem::path&, const std::vector<std::string>&,
+                                            const std::vector<std::string>&);
+template void write_particle_frame_index<3>(const std::filesystem::path&, const std::vector<std::string>&,
+                                            const std::vector<std::string>&);
 
 }  // namespace tribo::io

@@ -27,6 +27,15 @@ void write_particle_frame(const std::filesystem::path& file, const Particles<Dim
                           const std::vector<std::string>& fields,
                           const std::vector<std::string>& material_names = {});
 
+// The frame of a run across processes (docs/parallel.md): each process writes its particles as a
+// piece with write_particle_frame, and one process writes this index (.pvtu, a VTK
+// PUnstructuredGrid) naming the pieces (paths relative to the index's folder) and declaring the
+// same point arrays as the pieces for the same `fields`. ParaView opens the index as one data set.
+// Written with write_file_atomically.
+template <int Dim>
+void write_particle_frame_index(const std::filesystem::path& file, const std::vector<std::string>& pieces,
+                                const std::vector<std::string>& fields);
+
 // Segments and triangles (cracks, PD contact pairs): a cell of 1 point is a VTK_VERTEX, of 3 a
 // VTK_TRIANGLE, of 2 or 4+ a VTK_POLY_LINE; mesh.cell_data as Int32 CellData arrays. Throws
 // std::invalid_argument for an empty cell, a point index out of range, or cell data of the wrong

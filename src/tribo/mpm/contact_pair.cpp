@@ -57,7 +57,8 @@ template <int Dim>
 PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const ContactField<Dim>& b,
                                             const Vec<Dim>& normal, const ContactLawSpec& law,
                                             const MpmContactSpec& detection, const NodeContext<Dim>& context,
-                                            ContactStage stage, std::optional<double> slip_since_stick) {
+                                            ContactStage stage, std::optional<double> slip_since_stick,
+                                            const Vec<Dim>* surface_offset) {
   PairContactResult<Dim> result;
   const double length = normal.norm();
   if (!(length > 0.0) || !std::isfinite(length)) return result;  // no normal: NairnMPM skips the node
@@ -97,7 +98,22 @@ PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const Co
             friction.adhesion > 0.0
                 ? contact_area(a, b, perpendicular_cell_size<Dim>(n, context.cell_size)) * context.dt
                 : 0.0;
-        outcome = contact::coulomb_impulse<Dim>(split, n, friction, area_time, found.reduced_mass);
+        if (surface_offset == nullptr) {
+          outcome = contact::coulomb_impulse<Dim>(split, n, friction, area_time, found.reduced_mass);
+          break;
+        }
+        // Slip at the surface: the tangential stick change is m_red times the relative velocity at
+        // the surface points; the normal part (hence N) stays the node's.
+        const double mred = found.reduced_mass;
+        contact::ImpulseSplit<Dim> at_surface =
+            contact::split_impulse<Dim>(Vec<Dim>(found.stick_change + mred * *surface_offset), n);
+        at_surface.normal = split.normal;
+        outcome = contact::coulomb_impulse<Dim>(at_surface, n, friction, area_time, mred);
+        // The impulse acts at the node: the work is the kinetic energy the tangential impulse S t
+        // removes from the node's relative motion, S (2 s.t - S) / (2 m_red) with the node's stick
+        // change s (docs/mpm-contact.md), so that the energy balance closes as with node slip.
+        outcome.frictional_work = contact::tangential_dissipation(found.stick_change.dot(at_surface.tangent),
+                                                                  outcome.tangential, mred);
         break;
       }
     }
@@ -115,10 +131,10 @@ PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const Co
 template PairContactResult<2> resolve_contact_pair<2>(const ContactField<2>&, const ContactField<2>&, const Vec<2>&,
                                                       const ContactLawSpec&, const MpmContactSpec&,
                                                       const NodeContext<2>&, ContactStage,
-                                                      std::optional<double>);
+                                                      std::optional<double>, const Vec<2>*);
 template PairContactResult<3> resolve_contact_pair<3>(const ContactField<3>&, const ContactField<3>&, const Vec<3>&,
                                                       const ContactLawSpec&, const MpmContactSpec&,
                                                       const NodeContext<3>&, ContactStage,
-                                                      std::optional<double>);
+                                                      std::optional<double>, const Vec<3>*);
 
 }  // namespace tribo::mpm

@@ -32,12 +32,19 @@ struct PairContactResult {
 //                       law's slip_weakening_distance (CoulombFriction::after_slip); without it the
 //                       drop is sharp (stick below mu_s N, slide at mu_k N)
 //   ImperfectInterface  springs D_n, D_t on the opening u_b - u_a (no contact detection but Vmin)
+// With `surface_offset` (Coulomb only; contact_moments.hpp) the tangential part of the law sees the
+// relative velocity at the surface, (v_b - v_a) + surface_offset, where surface_offset is the
+// difference of the two fields' velocity offsets from node to surface point (b's minus a's): it
+// sticks when the surfaces move together, and slides along their relative tangential velocity
+// there. The detection, the normal impulse and the point of action stay the node's, so the
+// frictional work is the kinetic energy the tangential impulse removes at the node (below).
 template <int Dim>
 PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const ContactField<Dim>& b,
                                             const Vec<Dim>& normal, const ContactLawSpec& law,
                                             const MpmContactSpec& detection, const NodeContext<Dim>& context,
                                             ContactStage stage,
-                                            std::optional<double> slip_since_stick = std::nullopt);
+                                            std::optional<double> slip_since_stick = std::nullopt,
+                                            const Vec<Dim>* surface_offset = nullptr);
 
 // D_c of a Coulomb law: its slip_weakening_distance, or 0.01 of the smallest cell size when the
 // deck gives none (docs/mpm-contact.md, "Static friction": large enough that a slip at one

@@ -64,6 +64,9 @@ FieldLayout FieldLayout::from(const SimulationSpec& spec) {
 unsigned contact_data_needed(const SimulationSpec& spec, const FieldLayout& layout) {
   // Cracks: crack contact and the crack-field scatter keep every array (docs/mpm-cracks.md).
   if (!spec.mpm.cracks.empty()) return kContactAll;
+  // Slip at the surface: the moments centre every node field on its mass-weighted position
+  // (extrapolate_moments(), at every node, not only shared ones): every array, one pass.
+  if (spec.mpm.contact.slip == ContactSlipPoint::Surface) return kContactAll;
   if (layout.fields < 2) return 0;
   // Who reads what (node_contact_field.hpp gathers them): the normals of contact_normal.cpp read
   // the volume gradients, `mass-gradient` also the mass gradients; the detection of
@@ -140,6 +143,8 @@ class MpmSimulation final : public Simulation<Dim> {
   void update_particles();
   template <class Shape>
   void reextrapolate_momenta();
+  template <class Shape>
+  void extrapolate_moments();
   // Move: also x_p += dt v_move (move_particles()) in the same pass, for USL and MUSL, whose
   // stress update is the last use of the positions in the step.
   template <class Shape, bool Move>
@@ -159,7 +164,9 @@ class MpmSimulation final : public Simulation<Dim> {
   }
   // record: sum the impulses (contact force); count_work: add the frictional work of this pass
   // (only passes whose changes reach the particle velocities dissipate their kinetic energy).
-  void apply_contact(ContactStage stage, bool record = true, bool count_work = true);
+  // at_surface: Coulomb slip at the surface where the deck asks for it (not in the MUSL pass,
+  // whose particle velocities the moments of the step do not describe).
+  void apply_contact(ContactStage stage, bool record = true, bool count_work = true, bool at_surface = true);
   Vec<Dim> impose_boundary_conditions();
   bool cracked() const { return !cracks_.empty(); }
   // Below this a node field is empty (G2P skips it).
@@ -192,6 +199,9 @@ class MpmSimulation final : public Simulation<Dim> {
   GridBoundaryConditions<Dim> boundary_;
   ContactAccumulator<Dim> contact_;
   SlipHistory slip_history_;  // slip-weakening state of static friction, per node entry
+  // Slip at the surface (contact.slip: surface; contact_moments.hpp): the node fields' second and
+  // velocity moments, rebuilt every step. Empty with slip at the node.
+  NodeMoments<Dim> moments_;
   NodeParticles<Dim> around_;  // particles near contact nodes (logistic-regression normals only)
   // Explicit cracks (docs/mpm-cracks.md): with cracks every node holds kCrackFields crack fields
   // of layout_.fields material fields each, flat index node * (4 F) + c F + f; without, one.
@@ -284,6 +294,9 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
   boundary_ = GridBoundaryConditions<Dim>::from(spec_, grid_);
   contact_.resize(layout_.fields);
   if (layout_.fields > 1) slip_history_.slip.assign(nodes_.mass.size(), 0.0);  // every node entry
+  // Cracked grids keep node slip: their crack fields are not material fields of the moments.
+  if (layout_.fields > 1 && !cracked() && spec_.mpm.contact.slip == ContactSlipPoint::Surface)
+    moments_.allocate(nodes_.mass.size());
 
   if (spec_.time.dt) {
     dt_ = *spec_.time.dt;
@@ -320,6 +333,7 @@ void MpmSimulation<Dim>::step_with() {
   const bool forces_first = scheme != UpdateScheme::Usf;
   if (forces_first) extrapolate_to_grid<Shape, true>();
   else extrapolate_to_grid<Shape, false>();
+  if (moments_.enabled()) extrapolate_moments<Shape>();
   if (layout_.fields > 1 && !cracked() && spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression)
     around_.template build<Shape>(grid_, nodes_, particles_, field_, half_width_);
   // The FLIP increment is measured from the extrapolated momenta, before contact and boundary
@@ -352,7 +366,7 @@ void MpmSimulation<Dim>::step_with() {
   if (scheme == UpdateScheme::Musl) {
     reextrapolate_momenta<Shape>();
     impose_boundary_conditions();
-    apply_contact(ContactStage::AfterExtrapolation, false);
+    apply_contact(ContactStage::AfterExtrapolation, false, true, false);
   }
   if (scheme != UpdateScheme::Usf) update_stress<Shape, true>();  // and move_particles()
   else move_particles();
@@ -424,7 +438,7 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
   // arrays for the particles whose stencil reaches such a node, in the same particle order, so
   // that every sum contact reads is the one-pass sum bit for bit (a block on a floor: its bottom
   // layers, not all of it). A still field before its record gives every node (rigid_node_image.hpp).
-  const bool two_passes = nodes_.with_contact_data && !cracked();
+  const bool two_passes = nodes_.with_contact_data && !cracked() && !moments_.enabled();
   const auto contact_pass = [&](auto contact_data) {
     constexpr unsigned kContactData = decltype(contact_data)::value;
     const long F = nodes_.fields;
@@ -540,7 +554,7 @@ Vec<Dim> MpmSimulation<Dim>::impose_boundary_conditions() {
 }
 
 template <int Dim>
-void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool count_work) {
+void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool count_work, bool at_surface) {
   const double work_before = contact_.frictional_work, crack_work_before = crack_contact_.frictional_work;
   if (layout_.fields >= 2) {
     const bool regression = spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression && !cracked();
@@ -552,7 +566,8 @@ void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool cou
     nodes_.fields = layout_.fields;
     nodes_.nodes *= crack_fields;
     apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, record ? &contact_ : nullptr,
-                                regression ? &around_ : nullptr, &slip_history_);
+                                regression ? &around_ : nullptr, &slip_history_,
+                                at_surface && moments_.enabled() ? &moments_ : nullptr);
     nodes_.nodes /= crack_fields;
     nodes_.fields = layout_.fields * crack_fields;
   }
@@ -630,6 +645,35 @@ void MpmSimulation<Dim>::reextrapolate_momenta() {
     }
     for (int k = 0; k < s.size; ++k) nodes_.momentum[s.node[k] * F + f] += s.weight[k] * mv;
   });
+}
+
+// Slip at the surface: the second and velocity moments of every deformable node field about its
+// particles' centroid (contact_moments.hpp), after the particle-to-grid pass and before the
+// boundary conditions (the centring needs the momenta as extrapolated). In parallel as
+// extrapolate_to_grid (the partition is the one it binned).
+template <int Dim>
+template <class Shape>
+void MpmSimulation<Dim>::extrapolate_moments() {
+  moments_.clear();
+  const int F = nodes_.fields;
+  const Grid<Dim>& grid = grid_;
+  const double half_width = half_width_;
+  partition_.for_each_particle([&](long p) {
+    if (rigid_[p]) return;  // a rigid field's velocity is imposed: no gradient
+    ScatterStencil<Dim, Shape> s;
+    s.compute(grid, particles_.position[p], half_width);
+    const long f = field_[p];
+    for (int k = 0; k < s.size; ++k)
+      moments_.add(s.node[k] * F + f, s.weight[k], particles_.mass[p], particles_.velocity[p],
+                   Vec<Dim>(particles_.position[p] - grid.node_position(s.node[k])));
+  });
+  const long entries = static_cast<long>(nodes_.mass.size());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < entries; ++i) {
+    const double m = nodes_.mass[i];
+    if (!(m > 0.0) || rigid_entry_[i % F]) continue;
+    moments_.center(i, m, nodes_.momentum[i], Vec<Dim>(nodes_.mass_position[i] / m - grid_.node_position(i / F)));
+  }
 }
 
 // x_p <- x_p + dt v_move, after the stress update so that every gradient of the step is taken

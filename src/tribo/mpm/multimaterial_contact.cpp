@@ -1,5 +1,7 @@
 #include "tribo/mpm/multimaterial_contact.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "tribo/mpm/contact_normal.hpp"
@@ -82,13 +84,33 @@ void advance_slip(double& slip, const PairContactResult<Dim>& r, const ContactFi
   slip += relative.norm() * dt;
 }
 
+// Slip at the surface (contact_moments.hpp): the surface point x_s lies halfway between the two
+// fields' centroids along n, at the depth d = (x_s - xbar_a) . n beyond a's centroid and -d beyond
+// b's, clamped to [0, h_perp / 2] (touching fields have centroids about 0.75 cell apart; the
+// position check keeps them within 0.8 cell). The result is (offset of b) - (offset of a), the
+// correction from the nodes' relative velocity to the surfaces'; a rigid field has no gradient.
+template <int Dim>
+Vec<Dim> surface_offset(const NodeMoments<Dim>& moments, long ia, long ib, const ContactField<Dim>& a,
+                        const ContactField<Dim>& b, const Vec<Dim>& normal, const Vec<Dim>& cell) {
+  const double length = normal.norm();
+  if (!(length > 0.0) || !std::isfinite(length)) return Vec<Dim>::Zero();
+  const Vec<Dim> n = normal / length;
+  const double h = perpendicular_cell_size<Dim>(n, cell);
+  const double d = std::clamp(0.5 * (b.position - a.position).dot(n), 0.0, 0.5 * h);
+  // Particles that spread less than a tenth of a cell along n carry no gradient.
+  const double spread = 0.01 * h * h;
+  Vec<Dim> offset = -surface_velocity_offset<Dim>(moments.second[ia], moments.velocity[ia], n, d, spread * a.mass);
+  if (!b.rigid) offset += surface_velocity_offset<Dim>(moments.second[ib], moments.velocity[ib], n, -d, spread * b.mass);
+  return offset;
+}
+
 }  // namespace
 
 template <int Dim>
 void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, const FieldLayout& layout,
                                  const MpmContactSpec& settings, double dt, ContactStage stage,
                                  ContactAccumulator<Dim>* accumulator, const NodeParticles<Dim>* around,
-                                 SlipHistory* history) {
+                                 SlipHistory* history, const NodeMoments<Dim>* moments) {
   const int F = nodes.fields;
   constexpr int kMaxFields = 16;
   const NodeContext<Dim> context{grid.cell, grid.cell_volume(), dt};
@@ -194,8 +216,12 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       const ContactField<Dim> fa = contact_field_at(nodes, base + a, false);
       const ContactField<Dim> fb = contact_field_at(nodes, base + b, layout.rigid_field[b]);
       const Vec<Dim> normal = node_normal(settings.normals, fa, fb, gradient_sum, specified, around, n, a, labels);
-      const PairContactResult<Dim> r = resolve_contact_pair<Dim>(fa, fb, normal, layout.law(a, b), settings,
-                                                                 context, stage, slip_of(base + a));
+      // Slip at the surface: two-field nodes of a Coulomb pair (lumped nodes keep node slip).
+      Vec<Dim> offset;
+      const bool at_surface = moments != nullptr && layout.law(a, b).law == ContactLaw::Coulomb;
+      if (at_surface) offset = surface_offset(*moments, base + a, base + b, fa, fb, normal, grid.cell);
+      const PairContactResult<Dim> r = resolve_contact_pair<Dim>(fa, fb, normal, layout.law(a, b), settings, context,
+                                                                 stage, slip_of(base + a), at_surface ? &offset : nullptr);
       if (advance) {
         advance_slip(slip[base + a], r, fa, fb, dt);
         slip[base + b] = 0.0;  // the pair's state lives with a
@@ -226,9 +252,9 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
 
 template void apply_multimaterial_contact<2>(NodeFields<2>&, const Grid<2>&, const FieldLayout&,
                                              const MpmContactSpec&, double, ContactStage, ContactAccumulator<2>*,
-                                             const NodeParticles<2>*, SlipHistory*);
+                                             const NodeParticles<2>*, SlipHistory*, const NodeMoments<2>*);
 template void apply_multimaterial_contact<3>(NodeFields<3>&, const Grid<3>&, const FieldLayout&,
                                              const MpmContactSpec&, double, ContactStage, ContactAccumulator<3>*,
-                                             const NodeParticles<3>*, SlipHistory*);
+                                             const NodeParticles<3>*, SlipHistory*, const NodeMoments<3>*);
 
 }  // namespace tribo::mpm

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tribo/core/simulation_spec.hpp"
+#include "tribo/mpm/contact_moments.hpp"
 #include "tribo/mpm/contact_pair.hpp"
 #include "tribo/mpm/grid.hpp"
 #include "tribo/mpm/mpm_simulation.hpp"
@@ -58,6 +59,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
                                  const MpmContactSpec& settings, double dt, ContactStage stage,
                                  ContactAccumulator<Dim>* accumulator,  // null: do not record
                                  const NodeParticles<Dim>* around = nullptr,  // for regression normals
-                                 SlipHistory* history = nullptr);  // null: a sharp static-kinetic drop
+                                 SlipHistory* history = nullptr,  // null: a sharp static-kinetic drop
+                                 const NodeMoments<Dim>* moments = nullptr);  // null: slip at the node
 
 }  // namespace tribo::mpm

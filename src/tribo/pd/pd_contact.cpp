@@ -15,8 +15,10 @@ constexpr double lammps_radius_factor = 0.9;
 constexpr double lammps_radius_cap = 1.35;
 // The contact dashpot (smoothed model): critical (zeta = 1) for a body bouncing on its contact
 // springs, at most a quarter of the rate m_p / dt that would stop a point's approach within one
-// step (an explicit dashpot above ~m/dt overshoots; 1/4 leaves room for the several pairs a
-// point shares its penetration rate with).
+// step. The step, with the dashpot at the half-step velocity, is stable for C = c dt / m <
+// 2 - (omega dt)^2 / 2 and overshoots (the velocity reverses each step) above C = 1; two
+// deformable points at 1/4 each give their pair C = 1 on the reduced mass (docs/pd-friction.md,
+// "The contact dashpot"; tests/pd/contact_dashpot_test.cpp).
 constexpr double damping_ratio = 1.0;
 constexpr double damping_step_fraction = 0.25;
 // Springs between the fragments of one body (smoothed model): LAMMPS' peri short-range constant
@@ -233,8 +235,8 @@ double PdContact<Dim>::energy_slope(int point, double phi, const ContactState<Di
   return k * spacing_ * spacing_ * excess / (calibration_.gradient * calibration_.gradient);
 }
 
-// dD_p/d(dphi_p/dt) of the contact dashpot's Rayleigh function (docs/pd-friction.md, "Contact
-// damping"): D_p = (c_p h^2 / 2 G0^2) (dphi_p/dt)^2 while p is in contact (phi_p > phi0), the
+// dD_p/d(dphi_p/dt) of the contact dashpot's Rayleigh function (docs/pd-friction.md, "Static
+// friction" and "The contact dashpot"): D_p = (c_p h^2 / 2 G0^2) (dphi_p/dt)^2 while p is in contact (phi_p > phi0), the
 // rate of its penetration (phi_p - phi0) h / G0 damped by
 //   c_p = min(2 zeta sqrt(k_p M_b / n_b), m_p / (4 dt)),
 // M_b / n_b the mass of p's body per point of it in contact: the n_b springs k_p then damp the
@@ -382,20 +384,26 @@ FrictionLaw PdContact<Dim>::pair_law(std::size_t k) const {
 
 // Slip-weakening history (contact/coulomb_friction.hpp after_slip), as the MPM nodes keep it
 // (mpm/multimaterial_contact.cpp advance_slip): a point in contact with a pair that slides -
-// whose stick force exceeds the static limit, Coulomb's decision - adds the slip speed that
-// pair's friction leaves (the fastest of its sliding pairs) x dt to its slip; a point whose
-// pairs all stick, or that is out of contact, starts again from 0. The slip speed alone is no
-// test of sliding: an elastic body's surface vibrates tangentially while its contact holds.
+// whose tangential force exceeds the static limit, Coulomb's decision - adds its slip speed x dt
+// to its slip; a point whose pairs all stick, or that is out of contact, starts again from 0.
+// A point's slip speed is the mean of its pairs' slip speeds (PairFriction::slip_after; 0 for a
+// pair that sticks) weighted by the part of the point's normal force each pair carries: the slip
+// of its contact as a whole. (The fastest pair's, used before, counted at a block's corner a
+// pair that carries 0.1-10% of the point's load and whose slip, extrapolated to its contact
+// point 1-2 h away, is 10x the point's own: the corners weakened while the block held, at 0.3 h
+// in 40 ms at gravity x10, and the block then slid.) The slip speed alone is no test of
+// sliding: an elastic body's surface vibrates tangentially while its contact holds.
 template <int Dim>
 void PdContact<Dim>::update_slip(const ContactState<Dim>& state) {
   const std::size_t n_points = state.position.size();
   if (slip_.size() != n_points) slip_.assign(n_points, 0.0);
-  slip_speed_.assign(n_points, -1.0);
+  slip_speed_.assign(n_points, -1.0);  // -1: no pair of the point slides
   if (active_slip_.size() == active_first_.size())  // no friction pass: nothing slides
     for (std::size_t k = 0; k < active_first_.size(); ++k) {
-      const int p = active_first_[k], i = active_second_[k];
-      slip_speed_[p] = std::max(slip_speed_[p], active_slip_[k]);
-      slip_speed_[i] = std::max(slip_speed_[i], active_slip_[k]);
+      if (active_slip_[k] < 0.0) continue;  // sticks
+      for (int point : {active_first_[k], active_second_[k]})
+        slip_speed_[point] = std::max(slip_speed_[point], 0.0) +
+                             active_normal_[k] / normal_of_point_[point] * active_slip_[k];
     }
   for (std::size_t p = 0; p < n_points; ++p)
     slip_[p] = slip_speed_[p] >= 0.0 ? slip_[p] + slip_speed_[p] * state.dt : 0.0;

