@@ -316,6 +316,9 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
   report.particles = static_cast<long>(sim.particles().size());
   // One run per output folder: taken before anything there is read or written, held to the end.
   const OutputLock lock(report.directory);
+  // Frames and the .pvd written in the background while the steps go on (atomic_file.hpp);
+  // finished before the summary and before the lock is released.
+  io::DeferredWrites deferred_writes;
   const CheckpointFolder checkpoints(report.directory);
   DriverState driver;
   driver.energy0 = sim.energy();
@@ -331,6 +334,7 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
   TimeLoop<Dim> loop(sim, spec, options, checkpoints, output, driver, report, resume_at.has_value());
   const auto start = std::chrono::steady_clock::now();
   loop.run();
+  deferred_writes.finish();  // the run's wall time includes its last frame
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report.steps = sim.step_count();
   report.simulated_time = sim.time();

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <sstream>
 #include <stdexcept>
 
@@ -44,9 +45,54 @@ void write_all(int fd, std::string_view bytes, const std::filesystem::path& targ
   }
 }
 
+// The deferred write in flight, and whether a DeferredWrites is active (main thread only).
+struct Deferred {
+  bool active = false;
+  std::future<void> in_flight;
+  void finish() {
+    if (in_flight.valid()) in_flight.get();  // get() leaves it invalid, also when it throws
+  }
+};
+Deferred& deferred() {
+  static Deferred d;
+  return d;
+}
+
+void write_now(const std::filesystem::path& target, std::string_view bytes);
+
 }  // namespace
 
+DeferredWrites::DeferredWrites() { deferred().active = true; }
+
+DeferredWrites::~DeferredWrites() {
+  try {
+    deferred().finish();
+  } catch (...) {
+    // Destroyed while another exception unwinds (the run failed already): that one is reported.
+  }
+  deferred().active = false;
+}
+
+void DeferredWrites::finish() { deferred().finish(); }
+
+void write_file_deferred(const std::filesystem::path& target, std::string bytes) {
+  Deferred& d = deferred();
+  d.finish();
+  if (!d.active) {
+    write_now(target, bytes);
+    return;
+  }
+  d.in_flight = std::async(std::launch::async, [target, bytes = std::move(bytes)] { write_now(target, bytes); });
+}
+
 void write_file_atomically(const std::filesystem::path& target, std::string_view bytes) {
+  deferred().finish();
+  write_now(target, bytes);
+}
+
+namespace {
+
+void write_now(const std::filesystem::path& target, std::string_view bytes) {
   if (target.filename().empty())
     throw std::runtime_error(fmt::format("cannot write '{}': not a file name", target.string()));
   const std::filesystem::path temporary = temporary_name(target);
@@ -80,6 +126,8 @@ void write_file_atomically(const std::filesystem::path& target, std::string_view
     ::close(dir);
   }
 }
+
+}  // namespace
 
 std::string read_file(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);

@@ -124,7 +124,7 @@ void PvdWriter::write() const {
                    e.part, xml_escape(e.file));
   }
   xml += "  </Collection>\n</VTKFile>\n";
-  write_file_atomically(file_, xml);
+  write_file_deferred(file_, std::move(xml));
 }
 
 std::vector<PvdEntry> read_pvd(const std::filesystem::path& pvd_file) {

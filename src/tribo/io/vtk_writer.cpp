@@ -260,7 +260,7 @@ void write_particle_frame(const std::filesystem::path& file, const Particles<Dim
   add_particle_point_data<Dim>(b, particles, fields);
   b.point_coordinates = vector_array<Dim>("Points", particles.position);
   add_vertex_cells(b, n);
-  write_file_atomically(file, b.build());
+  write_file_deferred(file, b.build());
 }
 
 template <int Dim>
@@ -336,7 +336,7 @@ void write_surface_mesh(const std::filesystem::path& file, const SurfaceMesh& me
                            : cell.size() == 3 ? kVtkTriangle
                                               : kVtkPolyLine);
   }));
-  write_file_atomically(file, b.build());
+  write_file_deferred(file, b.build());
 }
 
 template void write_particle_frame<2>(const std::filesystem::path&, const Particles<2>&,

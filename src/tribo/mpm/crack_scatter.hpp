@@ -6,7 +6,7 @@
 
 namespace tribo::mpm {
 
-template <bool WithForce, bool ContactData, int Dim, class Stencil>
+template <bool WithForce, unsigned ContactData, int Dim, class Stencil>
 [[gnu::always_inline]] inline void scatter_particle_across_cracks(const Stencil& s, long field, long fields,
                                                                   const int* offset, ScatterTargets<Dim> t,
                                                                   const ParticleTerms<Dim>& q) {

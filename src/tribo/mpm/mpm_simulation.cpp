@@ -61,6 +61,33 @@ FieldLayout FieldLayout::from(const SimulationSpec& spec) {
   return layout;
 }
 
+unsigned contact_data_needed(const SimulationSpec& spec, const FieldLayout& layout) {
+  // Cracks: crack contact and the crack-field scatter keep every array (docs/mpm-cracks.md).
+  if (!spec.mpm.cracks.empty()) return kContactAll;
+  // Slip at the surface: the moments centre every node field on its mass-weighted position
+  // (extrapolate_moments(), at every node, not only shared ones): every array, one pass.
+  if (spec.mpm.contact.slip == ContactSlipPoint::Surface) return kContactAll;
+  if (layout.fields < 2) return 0;
+  // Who reads what (node_contact_field.hpp gathers them): the normals of contact_normal.cpp read
+  // the volume gradients, `mass-gradient` also the mass gradients; the detection of
+  // contact_detection.cpp the volumes, and the separation (displacement_check) the displacements
+  // or the positions of position.method; the imperfect interface of contact_pair.cpp the
+  // displacements. Logistic-regression normals start from the volume gradients.
+  const MpmContactSpec& c = spec.mpm.contact;
+  unsigned needed = kContactVolume;
+  if (c.normals == ContactNormalMethod::MassGradient) needed |= kContactMassGradient;
+  if (c.displacement_check)
+    needed |= c.position_method == ContactPositionMethod::Displacement ? kContactDisplacement : kContactPosition;
+  for (const ContactLawSpec& law : layout.pair_law)
+    if (law.law == ContactLaw::ImperfectInterface) needed |= kContactDisplacement;
+  // The scatter has one instance per set below; any other set fills every array.
+  for (unsigned set : {0u, unsigned{kContactVolume}, kContactVolume | kContactDisplacement,
+                       kContactVolume | kContactPosition})
+    if (needed == set) return set;
+  return kContactAll;
+}
+
+
 template <int Dim>
 double stable_time_step(const SimulationSpec& spec, const std::vector<Vec<Dim>>& velocities, double cfl) {
   double wave = 0.0;
@@ -118,7 +145,9 @@ class MpmSimulation final : public Simulation<Dim> {
   void reextrapolate_momenta();
   template <class Shape>
   void extrapolate_moments();
-  template <class Shape>
+  // Move: also x_p += dt v_move (move_particles()) in the same pass, for USL and MUSL, whose
+  // stress update is the last use of the positions in the step.
+  template <class Shape, bool Move>
   void update_stress();
   void move_particles();
   void sort_particles_by_cell();
@@ -160,6 +189,11 @@ class MpmSimulation final : public Simulation<Dim> {
   // Per field: rigid and standing still, so its nodal values are restored from rigid_image_
   // instead of scattered (rigid_node_image.hpp). Derived from the deck, not checkpointed.
   std::vector<char> still_field_;
+  // Per field: still, and its particles' per-step no-ops skipped (v_move = v_p = +0 and
+  // x += dt v_move in update_particles() and the move): every velocity component +0 and no
+  // coordinate -0, so that skipping them leaves every bit as it was (x + 0 is x but for x = -0).
+  // A 3D floor of 3e5 such particles cost 5% of a block's step in those two loops.
+  std::vector<char> parked_field_;
   RigidNodeImage<Dim> rigid_image_;
   std::vector<ElasticConstants> elastic_;      // per material
   GridBoundaryConditions<Dim> boundary_;
@@ -175,6 +209,7 @@ class MpmSimulation final : public Simulation<Dim> {
   CrackFields<Dim> crack_fields_;
   CrackContactAccumulator<Dim> crack_contact_;
   std::vector<bool> rigid_entry_;  // per flat field of a node (crack field x material field)
+  std::vector<char> deformable_entry_;  // !rigid_entry_, for the node loops
   Vec<Dim> gravity_;
   double dt_ = 0.0;
   double time_ = 0.0;
@@ -189,6 +224,13 @@ class MpmSimulation final : public Simulation<Dim> {
   // (particle_sort.hpp), which permutes every array of particle_arrays().
   ScatterPartition<Dim> partition_;
   ParticleSorter<Dim> sorter_;
+  // Per particle, the stencil factors of the step (scatter_stencil.hpp), written by the
+  // particle-to-grid pass and expanded again by every later pass of the step until
+  // move_particles(): the positions, and so the stencils, are the same in all of them. Every
+  // particle a later pass visits was scattered (the skips below are supersets of the scatter's).
+  // Rebuilt every step after the sort: not state, never permuted.
+  std::vector<StencilFactors<Dim>> stencil_;
+  std::vector<char> shared_node_;  // per node, of the step: two fields or more hold mass there
   static constexpr int kSortInterval = 20;  // steps between sorts
 };
 
@@ -226,6 +268,11 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
   for (int f = 0; f < layout_.fields; ++f) still_field_[f] = layout_.rigid_field[f];
   for (std::size_t p = 0; p < n; ++p)
     if (!rigid_[p] || particles_.velocity[p] != Vec<Dim>::Zero()) still_field_[field_[p]] = 0;
+  parked_field_ = still_field_;
+  for (std::size_t p = 0; p < n; ++p)
+    for (int d = 0; d < Dim; ++d)
+      if (std::signbit(particles_.velocity[p][d]) || std::signbit(particles_.position[p][d]))
+        parked_field_[field_[p]] = 0;
   for (const MaterialSpec& m : spec_.materials) elastic_.push_back(ElasticConstants::of(m));
   if (!spec_.mpm.cracks.empty()) {
     if (Dim != 2) throw std::invalid_argument("mpm.cracks: cracks are 2D polylines; 3D cracks are not supported");
@@ -237,9 +284,13 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
   const int crack_fields = cracked() ? kCrackFields : 1;
   for (int c = 0; c < crack_fields; ++c)
     rigid_entry_.insert(rigid_entry_.end(), layout_.rigid_field.begin(), layout_.rigid_field.end());
+  for (bool rigid : rigid_entry_) deformable_entry_.push_back(!rigid);
   nodes_.allocate(grid_.node_count(), layout_.fields * crack_fields);
+  if (nodes_.with_contact_data) nodes_.contact_data = contact_data_needed(spec_, layout_);
+  if (nodes_.with_contact_data) shared_node_.assign(grid_.node_count(), 0);
   partition_.allocate(grid_, n);
   sorter_.allocate(grid_, n);
+  stencil_.resize(n);
   boundary_ = GridBoundaryConditions<Dim>::from(spec_, grid_);
   contact_.resize(layout_.fields);
   if (layout_.fields > 1) slip_history_.slip.assign(nodes_.mass.size(), 0.0);  // every node entry
@@ -302,11 +353,10 @@ void MpmSimulation<Dim>::step_with() {
     for (long i = 0; i < entries; ++i) nodes_.momentum_flip_base[i] += nodes_.momentum[i] - nodes_.momentum_start[i];
   }
   if (!forces_first) {
-    update_stress<Shape>();
+    update_stress<Shape, false>();
     extrapolate_forces<Shape>();
   }
-  copy_entries(nodes_.momentum_start, nodes_.momentum);
-  update_nodal_momenta();
+  update_nodal_momenta();  // and momentum_start, the momenta before it
   external_impulse_ += impose_boundary_conditions();
   apply_contact(ContactStage::AfterMomentumUpdate);
   update_particles<Shape>();
@@ -318,8 +368,8 @@ void MpmSimulation<Dim>::step_with() {
     impose_boundary_conditions();
     apply_contact(ContactStage::AfterExtrapolation, false, true, false);
   }
-  if (scheme != UpdateScheme::Usf) update_stress<Shape>();
-  move_particles();
+  if (scheme != UpdateScheme::Usf) update_stress<Shape, true>();  // and move_particles()
+  else move_particles();
   frictional_work_ += contact_.frictional_work + crack_contact_.frictional_work;
   // The impulses that reach the particles from outside the deformable material: gravity on it
   // (nodal forces sum to m g), the boundary conditions above, and the rigid fields' contact.
@@ -340,8 +390,8 @@ template <int Dim>
 template <class Shape, bool WithForces>
 void MpmSimulation<Dim>::extrapolate_to_grid() {
   partition_.bin(grid_, particles_.position);
-  const auto scatter = [&](auto with_contact_data) {
-    constexpr bool kContactData = decltype(with_contact_data)::value;
+  const auto scatter = [&](auto contact_data) {
+    constexpr unsigned kContactData = decltype(contact_data)::value;
     const long F = nodes_.fields;  // entries per node: crack fields x material fields
     const Grid<Dim>& grid = grid_;
     const double half_width = half_width_;
@@ -350,10 +400,12 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
     const ScatterTargets<Dim> targets = ScatterTargets<Dim>::of(nodes_);
     const Particles<Dim>& q = particles_;
     const bool still_restored = rigid_image_.recorded;
+    StencilFactors<Dim>* const factors = stencil_.data();
     partition_.for_each_particle([&](long p) {
       if (rigid_[p] == kRigidInterior || (still_restored && still_field_[field_[p]])) return;
       ScatterStencil<Dim, Shape> s;
-      s.compute(grid, q.position[p], half_width);
+      ScatterStencil<Dim, Shape>::factors(grid, q.position[p], half_width, factors[p]);
+      s.expand(grid, factors[p]);
       const double m = q.mass[p];
       const ParticleTerms<Dim> terms{m,
                                      q.volume[p],
@@ -363,24 +415,88 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
                                      m * q.position[p],
                                      m * (q.position[p] - q.reference_position[p])};
       // One kernel per case, so that the node loop has no branch.
+      // With cracks every contact array is filled (contact_data_needed()).
       const int* offsets = cracks ? crack_fields_.offsets(p) : nullptr;
-      if (offsets) {
-        if (WithForces && !rigid_[p])
-          scatter_particle_across_cracks<WithForces, kContactData>(s, field_[p], F, offsets, targets, terms);
-        else
-          scatter_particle_across_cracks<false, kContactData>(s, field_[p], F, offsets, targets, terms);
-      } else if (WithForces && !rigid_[p]) {
+      if constexpr (kContactData == 0 || kContactData == kContactAll) {
+        if (offsets) {
+          if (WithForces && !rigid_[p])
+            scatter_particle_across_cracks<WithForces, kContactData>(s, field_[p], F, offsets, targets, terms);
+          else
+            scatter_particle_across_cracks<false, kContactData>(s, field_[p], F, offsets, targets, terms);
+          return;
+        }
+      }
+      if (WithForces && !rigid_[p]) {
         scatter_particle<WithForces, kContactData>(s, field_[p], F, targets, terms);
       } else {
         scatter_particle<false, kContactData>(s, field_[p], F, targets, terms);
       }
     });
   };
-  if (nodes_.with_contact_data) scatter(std::true_type{});
-  else scatter(std::false_type{});
-  if (!nodes_.with_contact_data || cracked()) return;
+  // Without cracks, contact reads the contact arrays only at nodes where two fields or more hold
+  // mass (multimaterial_contact.cpp). So the masses, momenta and forces go first; then the contact
+  // arrays for the particles whose stencil reaches such a node, in the same particle order, so
+  // that every sum contact reads is the one-pass sum bit for bit (a block on a floor: its bottom
+  // layers, not all of it). A still field before its record gives every node (rigid_node_image.hpp).
+  const bool two_passes = nodes_.with_contact_data && !cracked() && !moments_.enabled();
+  const auto contact_pass = [&](auto contact_data) {
+    constexpr unsigned kContactData = decltype(contact_data)::value;
+    const long F = nodes_.fields;
+    const Grid<Dim>& grid = grid_;
+    const ScatterTargets<Dim> targets = ScatterTargets<Dim>::of(nodes_);
+    const Particles<Dim>& q = particles_;
+    const bool still_restored = rigid_image_.recorded;
+    const StencilFactors<Dim>* const factors = stencil_.data();
+    const char* const shared = shared_node_.data();
+    partition_.for_each_particle([&](long p) {
+      if (rigid_[p] == kRigidInterior || (still_restored && still_field_[field_[p]])) return;
+      ScatterStencil<Dim, Shape> s;
+      s.expand(grid, factors[p]);
+      if (!still_field_[field_[p]]) {
+        char reaches = 0;
+        for (int k = 0; k < s.size; ++k) reaches |= shared[s.node[k]];
+        if (!reaches) return;
+      }
+      const double m = q.mass[p];
+      const ParticleTerms<Dim> terms{m, q.volume[p], Vec<Dim>::Zero(), Vec<Dim>::Zero(), Mat<Dim>::Zero(),
+                                     m * q.position[p], m * (q.position[p] - q.reference_position[p])};
+      scatter_particle<false, kContactData, false>(s, field_[p], F, targets, terms);
+    });
+  };
+  // One instance per set of contact arrays that contact_data_needed() returns.
+  const unsigned sets = nodes_.with_contact_data ? nodes_.contact_data : 0u;
+  const auto dispatch = [&](const auto& pass, unsigned set) {
+    switch (set) {
+      case 0: pass(std::integral_constant<unsigned, 0>{}); break;
+      case kContactVolume: pass(std::integral_constant<unsigned, kContactVolume>{}); break;
+      case kContactVolume | kContactDisplacement:
+        pass(std::integral_constant<unsigned, kContactVolume | kContactDisplacement>{});
+        break;
+      case kContactVolume | kContactPosition:
+        pass(std::integral_constant<unsigned, kContactVolume | kContactPosition>{});
+        break;
+      default: pass(std::integral_constant<unsigned, kContactAll>{}); break;
+    }
+  };
+  if (!two_passes) {
+    dispatch(scatter, sets);
+    return;  // one field, or cracks (their contact keeps every array of every node)
+  }
+  scatter(std::integral_constant<unsigned, 0>{});
   if (rigid_image_.recorded) rigid_image_.restore(nodes_);
-  else if (std::find(still_field_.begin(), still_field_.end(), 1) != still_field_.end())
+  {
+    const long F = nodes_.fields, count = nodes_.nodes;
+    const double* mass = nodes_.mass.data();
+    char* shared = shared_node_.data();
+#pragma omp parallel for schedule(static)
+    for (long n = 0; n < count; ++n) {
+      int present = 0;
+      for (long f = 0; f < F; ++f) present += mass[n * F + f] > 0.0;
+      shared[n] = present >= 2;
+    }
+  }
+  dispatch(contact_pass, sets);
+  if (!rigid_image_.recorded && std::find(still_field_.begin(), still_field_.end(), 1) != still_field_.end())
     rigid_image_.record(nodes_, still_field_);
 }
 
@@ -389,15 +505,15 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::extrapolate_forces() {
-  partition_.bin(grid_, particles_.position);
+  // The particles are binned as extrapolate_to_grid() left them (same positions, same order).
   const int F = nodes_.fields;
   const Grid<Dim>& grid = grid_;
-  const double half_width = half_width_;
+  const StencilFactors<Dim>* const factors = stencil_.data();
   const Vec<Dim> gravity = gravity_;
   partition_.for_each_particle([&](long p) {
     if (rigid_[p]) return;
     ScatterStencil<Dim, Shape> s;
-    s.compute(grid, particles_.position[p], half_width);
+    s.expand(grid, factors[p]);
     const Vec<Dim> mg = particles_.mass[p] * gravity;
     const Mat<Dim> sigma_V = particles_.volume[p] * particles_.stress[p].template topLeftCorner<Dim, Dim>();
     const long f = field_[p];
@@ -410,20 +526,26 @@ void MpmSimulation<Dim>::extrapolate_forces() {
   });
 }
 
-// p_I += f_I dt on deformable fields; rigid fields keep their imposed momentum.
+// momentum_start <- p_I (the velocities at the start of the move, update_particles()), then
+// p_I += f_I dt on deformable fields; rigid fields keep their imposed momentum. One pass over the
+// entries (it was a copy, then one pass per field).
 template <int Dim>
 void MpmSimulation<Dim>::update_nodal_momenta() {
   const int F = nodes_.fields;
   const long n = static_cast<long>(nodes_.mass.size());
   const long nodes = n / F;
   const double dt = dt_;
-  for (int f = 0; f < F; ++f) {
-    if (rigid_entry_[f]) continue;
-    Vec<Dim>* momentum = nodes_.momentum.data() + f;
-    const Vec<Dim>* force = nodes_.force.data() + f;
+  const char* deformable = deformable_entry_.data();
+  Vec<Dim>* momentum = nodes_.momentum.data();
+  Vec<Dim>* start = nodes_.momentum_start.data();
+  const Vec<Dim>* force = nodes_.force.data();
 #pragma omp parallel for schedule(static)
-    for (long node = 0; node < nodes; ++node) momentum[node * F] += dt * force[node * F];
-  }
+  for (long node = 0; node < nodes; ++node)
+    for (int f = 0; f < F; ++f) {
+      const long i = node * F + f;
+      start[i] = momentum[i];
+      if (deformable[f]) momentum[i] += dt * force[i];
+    }
 }
 
 template <int Dim>
@@ -467,14 +589,16 @@ void MpmSimulation<Dim>::update_particles() {
   const double flip = spec_.mpm.flip;
   const long n = static_cast<long>(particles_.size());
   const double tiny = node_mass_floor();
+  const StencilFactors<Dim>* const factors = stencil_.data();
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < n; ++p) {
     if (rigid_[p]) {
-      grid_velocity_[p] = particles_.velocity[p];
+      // A parked particle's grid velocity is +0 from the start (or its checkpoint) on.
+      if (!parked_field_[field_[p]]) grid_velocity_[p] = particles_.velocity[p];
       continue;
     }
     ScatterStencil<Dim, Shape> s;
-    s.compute(grid_, particles_.position[p], half_width_);
+    s.expand(grid_, factors[p]);
     const int f = field_[p];
     const int* offsets = crack_offsets(p);
     Vec<Dim> v_grid = Vec<Dim>::Zero();
@@ -505,14 +629,14 @@ void MpmSimulation<Dim>::reextrapolate_momenta() {
   const long entries = static_cast<long>(nodes_.momentum.size());
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < entries; ++i) nodes_.momentum[i].setZero();
-  partition_.bin(grid_, particles_.position);
+  // The particles are binned as extrapolate_to_grid() left them: the positions have not changed.
   const Grid<Dim>& grid = grid_;
-  const double half_width = half_width_;
+  const StencilFactors<Dim>* const factors = stencil_.data();
   partition_.for_each_particle([&](long p) {
     // Standing rigid fields carry no momentum; interior rigid particles reach no shared node.
     if (rigid_[p] == kRigidInterior || still_field_[field_[p]]) return;
     ScatterStencil<Dim, Shape> s;
-    s.compute(grid, particles_.position[p], half_width);
+    s.expand(grid, factors[p]);
     const Vec<Dim> mv = particles_.mass[p] * particles_.velocity[p];
     const long f = field_[p];
     if (const int* offsets = crack_offsets(p)) {
@@ -570,17 +694,26 @@ void MpmSimulation<Dim>::sort_particles_by_cell() {
 
 // Velocity gradient from the particle's own field, F <- (I + L dt) F, stress from F.
 template <int Dim>
-template <class Shape>
+template <class Shape, bool Move>
 void MpmSimulation<Dim>::update_stress() {
   const int F = nodes_.fields;
   const long n = static_cast<long>(particles_.size());
   const double tiny = node_mass_floor();
   const bool plane = Dim == 2;
+  const StencilFactors<Dim>* const factors = stencil_.data();
+  const double dt = dt_;
+  Vec<Dim>* const position = particles_.position.data();
+  const Vec<Dim>* const v_move = grid_velocity_.data();
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < n; ++p) {
-    if (rigid_[p]) continue;
+    // The stencil is the cached one: moving p here changes nothing this pass reads.
+    if (rigid_[p]) {
+      if (Move && !parked_field_[field_[p]]) position[p] += dt * v_move[p];
+      continue;
+    }
+    if constexpr (Move) position[p] += dt * v_move[p];
     ScatterStencil<Dim, Shape> s;
-    s.compute(grid_, particles_.position[p], half_width_);
+    s.expand(grid_, factors[p]);
     const int f = field_[p];
     const int* offsets = crack_offsets(p);
     Mat<Dim> L = Mat<Dim>::Zero();

@@ -25,6 +25,14 @@ struct FieldLayout {
   const ContactLawSpec& law(int a, int b) const { return pair_law[a * fields + b]; }
 };
 
+// The contact arrays of NodeFields (ContactDataBits) that the contact of this deck and layout
+// reads, so that the particle-to-grid pass fills and clears only those (a 3D block on a rigid
+// floor spent half of its scatter on arrays its contact never read). Returns a set the scatter has
+// an instance for: 0, volume, volume + displacement, volume + position, or all.
+// tests/mpm/contact_data_test.cpp checks that contact gives the same momenta bit for bit with the
+// other arrays zeroed, for every normal method, position check and law.
+unsigned contact_data_needed(const SimulationSpec& spec, const FieldLayout& layout);
+
 // Stable explicit step: cfl * (smallest cell) / (fastest dilatational wave + fastest particle).
 template <int Dim>
 double stable_time_step(const SimulationSpec& spec, const std::vector<Vec<Dim>>& velocities, double cfl);

@@ -187,7 +187,9 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
 #pragma omp parallel
   {
     std::vector<int> labels;  // regression labels of one node; grows to the largest node once
-#pragma omp for schedule(dynamic, 512)
+    // Static: each thread keeps the node range the other node loops give it (its cache lines stay
+    // in one core; dynamic chunks cost 6% of the oblique disks' 2-thread run).
+#pragma omp for schedule(static)
     for (long n = 0; n < node_count; ++n) {
       const long base = n * F;
       if (record) records[n].kind = 0;

@@ -8,11 +8,24 @@
 
 namespace tribo::mpm {
 
+// The contact arrays a particle-to-grid pass fills, as bits of NodeFields::contact_data. Volume
+// and volume gradient go with every contact (Vmin screen, contact area, every gradient normal);
+// the others only where the deck's contact reads them (MpmSimulation's contact_data_needed()).
+// An array left out is still allocated and stays zero.
+enum ContactDataBits : unsigned {
+  kContactVolume = 1,         // volume, volume_gradient
+  kContactMassGradient = 2,   // mass_gradient
+  kContactDisplacement = 4,   // mass_displacement
+  kContactPosition = 8,       // mass_position
+  kContactAll = 15,
+};
+
 template <int Dim>
 struct NodeFields {
   int fields = 1;
   long nodes = 0;
   bool with_contact_data = false;
+  unsigned contact_data = 0;  // ContactDataBits filled by the particle-to-grid pass and cleared
 
   std::vector<double> mass;                // kg
   std::vector<Vec<Dim>> momentum;          // kg m/s, updated in the step
@@ -30,6 +43,7 @@ struct NodeFields {
     nodes = node_count;
     fields = field_count;
     with_contact_data = field_count > 1;
+    contact_data = with_contact_data ? unsigned{kContactAll} : 0u;
     const std::size_t n = static_cast<std::size_t>(node_count) * field_count;
     mass.assign(n, 0.0);
     momentum.assign(n, Vec<Dim>::Zero());
@@ -48,19 +62,19 @@ struct NodeFields {
   void clear() {
     // One parallel pass over the entries (first touch by the threads that will scatter to them).
     const long n = static_cast<long>(mass.size());
-    const bool contact = with_contact_data;
+    const unsigned contact = with_contact_data ? contact_data : 0;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; ++i) {
       mass[i] = 0.0;
       momentum[i].setZero();
       force[i].setZero();
-      if (contact) {
+      if (contact & kContactVolume) {
         volume[i] = 0.0;
         volume_gradient[i].setZero();
-        mass_gradient[i].setZero();
-        mass_displacement[i].setZero();
-        mass_position[i].setZero();
       }
+      if (contact & kContactMassGradient) mass_gradient[i].setZero();
+      if (contact & kContactDisplacement) mass_displacement[i].setZero();
+      if (contact & kContactPosition) mass_position[i].setZero();
     }
   }
 };

@@ -41,31 +41,35 @@ struct ParticleTerms {
 
 // Entry i = node * fields + field of every stencil node k:
 //   mass += S m, momentum += S m v, (WithForce) force += S m g - V sigma grad S,
-//   (ContactData) volume += S V, volume_gradient += V grad S, mass_gradient += m grad S,
+//   and the contact arrays of ContactData (bits of node_fields.hpp's ContactDataBits):
+//   volume += S V and volume_gradient += V grad S, mass_gradient += m grad S,
 //   mass_displacement += S m u, mass_position += S m x.
 // The terms of stencil node k added to entry i (shared with crack_scatter.hpp, whose entries
-// also carry the crack field).
-template <bool WithForce, bool ContactData, int Dim, class Stencil>
+// also carry the crack field). Basic = false: the contact arrays alone (the second pass of
+// MpmSimulation::extrapolate_to_grid()).
+template <bool WithForce, unsigned ContactData, bool Basic = true, int Dim, class Stencil>
 [[gnu::always_inline]] inline void scatter_to_entry(long i, const Stencil& s, int k, const ScatterTargets<Dim>& t,
                                                     const ParticleTerms<Dim>& q) {
   const double w = s.weight[k];
-  t.mass[i] += w * q.mass;
-  t.momentum[i] += w * q.momentum;
-  if constexpr (WithForce) t.force[i] += w * q.weight - q.stress_volume * s.gradient[k];
-  if constexpr (ContactData) {
+  if constexpr (Basic) {
+    t.mass[i] += w * q.mass;
+    t.momentum[i] += w * q.momentum;
+    if constexpr (WithForce) t.force[i] += w * q.weight - q.stress_volume * s.gradient[k];
+  }
+  if constexpr ((ContactData & kContactVolume) != 0) {
     t.volume[i] += w * q.volume;
     t.volume_gradient[i] += q.volume * s.gradient[k];
-    t.mass_gradient[i] += q.mass * s.gradient[k];
-    t.mass_displacement[i] += w * q.mass_displacement;
-    t.mass_position[i] += w * q.mass_position;
   }
+  if constexpr ((ContactData & kContactMassGradient) != 0) t.mass_gradient[i] += q.mass * s.gradient[k];
+  if constexpr ((ContactData & kContactDisplacement) != 0) t.mass_displacement[i] += w * q.mass_displacement;
+  if constexpr ((ContactData & kContactPosition) != 0) t.mass_position[i] += w * q.mass_position;
 }
 
-template <bool WithForce, bool ContactData, int Dim, class Stencil>
+template <bool WithForce, unsigned ContactData, bool Basic = true, int Dim, class Stencil>
 [[gnu::always_inline]] inline void scatter_particle(const Stencil& s, long field, long fields, ScatterTargets<Dim> t,
                                                     const ParticleTerms<Dim>& q) {
   for (int k = 0; k < Stencil::size; ++k)
-    scatter_to_entry<WithForce, ContactData>(s.node[k] * fields + field, s, k, t, q);
+    scatter_to_entry<WithForce, ContactData, Basic>(s.node[k] * fields + field, s, k, t, q);
 }
 
 }  // namespace tribo::mpm

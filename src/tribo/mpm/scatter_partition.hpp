@@ -47,13 +47,19 @@ class ScatterPartition {
   // slabs. visit must write only the grid nodes of p's stencil.
   template <class Visit>
   void for_each_particle(Visit&& visit) const {
-    const int slabs = slabs_;
 #pragma omp parallel
     for (int colour = 0; colour < 2; ++colour) {
-      // Dynamic: slabs hold very different particle counts (bodies cover part of the grid).
-#pragma omp for schedule(dynamic, 1)
-      for (int s = colour; s < slabs; s += 2)
+      // Static, in blocks of consecutive slabs: each thread writes the same node rows every step,
+      // the rows its particles (sorted by cell, split by index in the other loops) read, and
+      // the node loops (split by index) clear and update, so that the grid's cache lines stay in
+      // one core. Dynamic slabs, largest first, balanced better but moved the rows between
+      // cores every step: 2.6-3.0 s against 2.1-2.3 s for the oblique disks on 2 threads.
+      // Slabs of one colour touch disjoint nodes, so no schedule changes a sum.
+#pragma omp for schedule(static)
+      for (int j = colour_begin_[colour]; j < colour_begin_[colour + 1]; ++j) {
+        const int s = schedule_[j];
         for (long k = begin_[s]; k < begin_[s + 1]; ++k) visit(static_cast<long>(order_[k]));
+      }
       // The implicit barrier of `omp for` separates the colours.
     }
   }
@@ -67,6 +73,10 @@ class ScatterPartition {
   std::vector<int> order_;    // particle indices sorted by slab
   std::vector<long> begin_;   // slabs + 1 offsets into order_
   std::vector<long> chunk_place_;  // kChunks x slabs: counts, then next free place, of bin()
+  // The slabs holding particles, the even ones then the odd ones, each in increasing order:
+  // schedule_[colour_begin_[c] .. colour_begin_[c + 1]).
+  std::vector<int> schedule_;
+  int colour_begin_[3] = {0, 0, 0};
 };
 
 }  // namespace tribo::mpm
