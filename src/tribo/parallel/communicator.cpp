@@ -25,6 +25,16 @@ int first_positive(std::initializer_list<const char*> names, int otherwise) {
   }
   return otherwise;
 }
+
+// A one-process exchange: the only peer is this process itself, and what it sends is what it
+// receives (the build without MPI, and a run under MPI on one process).
+std::vector<std::vector<std::byte>> exchange_with_self(std::span<const int> peers,
+                                                       const std::vector<std::vector<std::byte>>& send) {
+  if (peers.size() != send.size()) throw std::invalid_argument("exchange: one buffer per peer");
+  for (int p : peers)
+    if (p != 0) throw std::invalid_argument("exchange: a one-process run has no peer but itself");
+  return send;
+}
 }  // namespace
 
 // OpenMPI's mpirun sets OMPI_COMM_WORLD_*, MPICH's hydra and Slurm's srun set PMI_* (PMIx: PMIX_RANK).
@@ -155,15 +165,9 @@ std::vector<std::vector<std::byte>> Communicator::all_to_all(std::vector<std::ve
 
 std::vector<std::vector<std::byte>> Communicator::exchange(std::span<const int> peers,
                                                            const std::vector<std::vector<std::byte>>& send) const {
+  if (!uses_mpi_) return exchange_with_self(peers, send);
   if (peers.size() != send.size()) throw std::invalid_argument("exchange: one buffer per peer");
   std::vector<std::vector<std::byte>> received(peers.size());
-  if (!uses_mpi_) {
-    for (std::size_t k = 0; k < peers.size(); ++k) {
-      if (peers[k] != 0) throw std::invalid_argument("exchange: a one-process run has no peer but itself");
-      received[k] = send[k];
-    }
-    return received;
-  }
   // Sizes, then payloads; tag 1 for sizes, 2 for bytes. Non-blocking both ways so the order of
   // the peers cannot deadlock.
   const std::size_t n = peers.size();
@@ -215,10 +219,7 @@ std::vector<std::vector<std::byte>> Communicator::all_to_all(std::vector<std::ve
 }
 std::vector<std::vector<std::byte>> Communicator::exchange(std::span<const int> peers,
                                                            const std::vector<std::vector<std::byte>>& send) const {
-  if (peers.size() != send.size()) throw std::invalid_argument("exchange: one buffer per peer");
-  for (int p : peers)
-    if (p != 0) throw std::invalid_argument("exchange: a one-process run has no peer but itself");
-  return send;
+  return exchange_with_self(peers, send);
 }
 void Communicator::barrier() const {}
 

@@ -9,6 +9,7 @@
 // Arrivals are appended in ascending rank of the sender, each in its sender's order, so the ghost
 // indices are the same on every run with the same process count (bitwise repeatable runs).
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <span>
 #include <vector>
