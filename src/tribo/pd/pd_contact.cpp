@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <cstdlib>
 
 #include "tribo/pd/short_range_force.hpp"
 #include "tribo/pd/slip_history.hpp"
@@ -405,32 +403,7 @@ void PdContact<Dim>::update_slip(const ContactState<Dim>& state) {
     load_weighted_slip_speed(active_first_, active_second_, active_normal_, normal_of_point_,
                              active_slip_, slip_speed_);
   for (std::size_t p = 0; p < n_points; ++p)
-    slip_[p] = slip_speed_[p] >= 0.0
-                   ? aged_slip(slip_[p], slip_speed_[p], healing_speed(static_cast<int>(p), state),
-                               weakening_distance_, state.dt)
-                   : 0.0;
-}
-
-// V0 of the ageing law (slip_history.hpp aged_slip) for point p: the speed of its contact's own
-// elastic motion, its compression N_p / k_p times the frequency sqrt(k_p n_b / M_b) of its body
-// bouncing on its n_b contact springs (the contact dashpot's M_b / n_b):
-//   V0 = N_p / sqrt(k_p M_b / n_b).
-// The aged contact theta0 = D_c / V0 is the time the contact's elastic motion takes to cover D_c.
-// A penalty contact loads by slipping (the body moves at ~V0 while its normal force builds), so
-// slip at or below V0 is the contact's loading, healed as fast as it comes, and slip well above
-// it weakens as before (steady D = D_c ln(s / V0)). V0 scales with the point's own load, as the
-// loading slip does. A rigid point stores no history (its partner's strength rules the pair);
-// the pairwise model (no smoothed body masses) keeps the plain history, V0 = 0.
-template <int Dim>
-double PdContact<Dim>::healing_speed(int point, const ContactState<Dim>& state) const {
-  if (body_mass_.empty()) return 0.0;
-  const int b = state.body[point];
-  const double v = state.volume[point];
-  const double k = point_stiffness_[b] * v * v;
-  if (!(k > 0.0)) return std::numeric_limits<double>::infinity();
-  const double behind = body_mass_[b] / std::max(contact_points_[b], 1);
-  static const double scale = std::getenv("T12_V0") ? std::atof(std::getenv("T12_V0")) : 1.0;
-  return scale * normal_of_point_[point] / std::sqrt(k * behind);
+    slip_[p] = slip_speed_[p] >= 0.0 ? slip_[p] + slip_speed_[p] * state.dt : 0.0;
 }
 
 template <int Dim>

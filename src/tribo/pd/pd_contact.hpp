@@ -110,7 +110,6 @@ class PdContact {
   // The law of pair k: the deck's, weakened by its points' slip when static > kinetic.
   FrictionLaw pair_law(std::size_t pair) const;
   void update_slip(const ContactState<Dim>& state);
-  double healing_speed(int point, const ContactState<Dim>& state) const;
   double adhesion_area(std::size_t pair, const ContactState<Dim>& state) const;
   double stick_rate(std::size_t pair, const ContactState<Dim>& state) const;
   Vec<Dim> trial_velocity(int point, const ContactState<Dim>& state,

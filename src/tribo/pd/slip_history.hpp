@@ -1,7 +1,6 @@
 #pragma once
 // The slip history of static friction on PD contact points (docs/pd-friction.md, "Static
-// friction"): the load-weighted slip speed of a point, and the ageing of its slip history.
-#include <cmath>
+// friction"): the slip speed of a point, from which pd_contact.cpp update_slip advances it.
 #include <cstddef>
 #include <span>
 
@@ -23,33 +22,6 @@ inline void load_weighted_slip_speed(std::span<const int> first, std::span<const
       out[point] = sum + normal[k] / normal_of_point[point] * pair_slip[k];
     }
   }
-}
-
-// One step dt of the slip history D of a sliding point under Dieterich's ageing law
-// (Dieterich 1979, J. Geophys. Res. 84:2161; Ruina 1983, J. Geophys. Res. 88:10359):
-//   d theta / dt = 1 - s theta / D_c,
-// theta the contact's age, s the slip speed. Written for the slip-weakening variable
-// D = D_c ln(theta0 / theta) (D = 0 at the fully aged contact theta0 = D_c / V0, D >= 0):
-//   dD/dt = s - V0 exp(D / D_c),
-// the slip-weakening rule D' = s (the ageing term dropped) plus healing at the rate V0 e^(D/D_c).
-// With x = exp(-D / D_c) the law is linear, dx/dt = (V0 - s x) / D_c, and one step with s and V0
-// held is solved exactly (stable for any step):
-//   x1 = V0/s + (x0 - V0/s) exp(-s dt / D_c)   (s > 0),   x1 = x0 + V0 dt / D_c   (s = 0),
-// then x1 <= 1 (a contact ages no further than full static strength). Steady sliding at s > V0
-// holds D = D_c ln(s / V0). V0 = 0 (no ageing) is the plain history D + s dt.
-inline double aged_slip(double slip, double slip_speed, double healing_speed,
-                        double weakening_distance, double dt) {
-  if (!(healing_speed > 0.0)) return slip + slip_speed * dt;
-  if (std::isinf(healing_speed)) return 0.0;  // heals at once (a rigid point)
-  const double x0 = std::exp(-slip / weakening_distance);
-  double x;
-  if (slip_speed > 0.0) {
-    const double steady = healing_speed / slip_speed;
-    x = steady + (x0 - steady) * std::exp(-slip_speed * dt / weakening_distance);
-  } else {
-    x = x0 + healing_speed * dt / weakening_distance;
-  }
-  return x >= 1.0 ? 0.0 : -weakening_distance * std::log(x);
 }
 
 }  // namespace tribo::pd
