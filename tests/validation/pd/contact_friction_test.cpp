@@ -36,7 +36,7 @@ Vec3 angular_momentum(const PdSimulation<Dim>& sim) {
   return sum;
 }
 
-SimulationSpec glancing_disks(FrictionModel model, double mu) {
+SimulationSpec glancing_disks(FrictionModel model, double mu, double static_mu = 0.0) {
   const double h = 1e-3;
   SimulationSpec spec = pd_spec(2, h);
   const int m = add_material(spec, pd_material("disk", MaterialModel::Pmb, 1000, 1e6, 1.0 / 3.0));
@@ -45,6 +45,7 @@ SimulationSpec glancing_disks(FrictionModel model, double mu) {
       Vec3(0, 0, 50);
   spec.pd.contact.friction_model = model;
   spec.pd.contact.friction = mu;
+  if (static_mu > 0.0) spec.pd.contact.static_friction = static_mu;
   spec.time.end = 0.08;
   return spec;
 }
@@ -53,8 +54,8 @@ struct Conservation {
   double momentum = 0.0, angular = 0.0, energy = 0.0, frictional = 0.0, max_contact_pairs = 0.0;
 };
 
-Conservation run_glancing(FrictionModel model, double mu) {
-  PdSimulation<2> sim(glancing_disks(model, mu));
+Conservation run_glancing(FrictionModel model, double mu, double static_mu = 0.0) {
+  PdSimulation<2> sim(glancing_disks(model, mu, static_mu));
   const Vec3 p0 = momentum(sim);
   const Vec3 l0 = angular_momentum(sim);
   const double e0 = sim.energy().total();
@@ -97,6 +98,20 @@ TEST(ContactConservation, EveryFrictionModelConservesMomentumAndBooksItsDissipat
       EXPECT_LT(c.angular, 1e-12);
     }
   }
+}
+
+// Static friction above kinetic (objective model, mu_k 0.3, mu_s 0.6) switches on what only it
+// uses: Coulomb's exact stick force per pair, the slip-weakening history and the contact
+// dashpot. The stick force is applied at the contact point on both sides (moment x_c x F) and
+// the dashpot is a central pair force: momentum and angular momentum to round-off, as without
+// static friction. (Objectivity of the same forces under a rigid motion:
+// tests/pd/contact_dashpot_test.cpp, ARigidMotionOfBothBodiesIsNotDampedAndAnApproachIs.)
+TEST(ContactConservation, StaticFrictionKeepsMomentumAndAngularMomentum) {
+  const Conservation c = run_glancing(FrictionModel::Objective, 0.3, 0.6);
+  EXPECT_GE(c.max_contact_pairs, 1.0) << "the disks must touch";
+  EXPECT_GT(c.frictional, 1e-4 * 0.0346);  // friction (and the dashpot) did work
+  EXPECT_LT(c.momentum, 1e-12);
+  EXPECT_LT(c.angular, 1e-12);
 }
 
 double angular_momentum_drift_3d(FrictionModel model) {
