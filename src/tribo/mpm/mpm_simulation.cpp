@@ -134,6 +134,14 @@ class MpmSimulation final : public Simulation<Dim> {
   void save_state(StateWriter& out) const override;
   void restore_state(const StateReader& in) override;
   double time_step_limit() const override;
+  int process_count() const override { return processes_.size(); }
+  int process_rank() const override { return processes_.rank(); }
+  void sum_over_processes(std::span<double> values) const override {
+    if (distributed_) processes_.sum_in_place(values);
+  }
+  void max_over_processes(std::span<double> values) const override {
+    if (distributed_) processes_.max_in_place(values);
+  }
 
  private:
   template <class Shape>
@@ -989,7 +997,6 @@ void MpmSimulation<Dim>::check_health() const {
 // step, the scatter partition and sort buffers every time they are used: not state.
 template <int Dim>
 void MpmSimulation<Dim>::save_state(StateWriter& out) const {
-  if (distributed_) throw std::logic_error("checkpoints of a run on several processes are not written yet");
   for_each_array(particle_arrays(*this), [&out](std::string_view name, const auto& values) {
     out.write_array(fmt::format("mpm.{}", name), values);
   });
@@ -1015,13 +1022,17 @@ void MpmSimulation<Dim>::save_state(StateWriter& out) const {
 
 template <int Dim>
 void MpmSimulation<Dim>::restore_state(const StateReader& in) {
-  if (distributed_) throw std::logic_error("checkpoints of a run on several processes are not read yet");
   rigid_image_ = RigidNodeImage<Dim>{};  // recorded again by the next particle-to-grid pass
   Particles<Dim>& q = particles_;
-  // Sizes are the deck's: a checkpoint of another deck fails here instead of running on.
-  for_each_array(particle_arrays(*this), [&in](std::string_view name, auto& values) {
-    in.read_array_of_size(fmt::format("mpm.{}", name), values);
+  // Sizes are the deck's: a checkpoint of another deck fails here instead of running on. Across
+  // processes each holds the particles its box held when it was written (the driver checks the
+  // run's total).
+  const bool distributed = distributed_;
+  for_each_array(particle_arrays(*this), [&in, distributed](std::string_view name, auto& values) {
+    if (distributed) in.read_array(fmt::format("mpm.{}", name), values);
+    else in.read_array_of_size(fmt::format("mpm.{}", name), values);
   });
+  if (distributed_) size_particle_scratch();
   in.read_array_of_size("mpm.contact_impulse", contact_.pair_impulse);
   in.read_array_of_size("mpm.contact_slip", slip_history_.slip);
   in.read_value("mpm.contact_frictional_work", contact_.frictional_work);
