@@ -52,7 +52,7 @@ TEST(RunSummary, CompletedRunHasTheContractKeysInOrder) {
   const Json s = written_summary(report, RunOptions{});
   EXPECT_EQ(keys(s), (std::vector<std::string>{"title", "method", "dimension", "particles", "steps", "dt",
                                                "simulated_time", "wall_time", "particle_updates_per_second",
-                                               "threads", "frames", "conservation", "exit_reason", "exit_code",
+                                               "threads", "processes", "frames", "conservation", "exit_reason", "exit_code",
                                                "checkpoint"}));
   EXPECT_EQ(keys(s["conservation"]),
             (std::vector<std::string>{"energy_relative_error", "momentum_relative_error", "momentum_balance",

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# `mpirun -np 2 tribo run DECK` before the solvers run distributed (docs/parallel.md): every
-# process exits 1, one message is printed (by rank 0), and no output folder is written, instead of
-# two processes racing for the same folder. Skipped (passes, saying so) where mpiexec is absent.
+# `mpirun -np N tribo run DECK` (docs/parallel.md): the incline example, shortened, on 2 and 3
+# processes writes one output folder whose history matches the one-process run's within 1e-9
+# relative (issue 16), whose summary records the processes, and whose frames are .pvtu indexes of
+# one piece per process listed in run.pvd; the same run again repeats its history bit for bit. PD
+# decks and other subcommands on several processes are refused with one message. Skipped (passes,
+# saying so) where mpiexec is absent.
 # Usage: bash mpi_launch.sh /path/to/tribo /path/to/source
 set -u
 source "$(dirname "$0")/lib.sh"
@@ -13,14 +16,52 @@ if ! command -v mpiexec >/dev/null; then
   exit
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
-deck="$source_dir/tests/decks/good/minimal_mpm_2d.yaml"
-timeout 60 mpiexec -n 2 "$tribo" run "$deck" --output "$work/out" >"$work/stdout" 2>"$work/stderr"
-status=$?
-[[ $status -ne 0 ]] || fail "mpiexec -n 2 tribo run exited 0"
-[[ $status -ne 124 ]] || fail "mpiexec -n 2 tribo run hung"
-count=$(grep -c "started as one of 2 processes" "$work/stderr")
-[[ $count -eq 1 ]] || fail "expected one message naming 2 processes, got $count: $(head -c 400 "$work/stderr")"
-[[ ! -e "$work/out" ]] || fail "an output folder was written"
+# The block in the middle of the floor: the cut between 2 processes goes through it and its contact.
+deck="$work/incline.yaml"
+shortened "$source_dir/examples/incline.yaml" "$deck" "time: {end: 0.4, cfl: 0.4}" "time: {end: 0.02, cfl: 0.4}" \
+  "every: 0.01" "every: 0.005" "min: [0.1, 0.1], max: [0.2, 0.15]" "min: [0.45, 0.1], max: [0.55, 0.15]"
+
+timeout 120 "$tribo" run "$deck" --quiet --output "$work/one" >"$work/one.log" 2>&1 || fail "one process: $(tail -c 400 "$work/one.log")"
+for n in 2 3; do
+  out="$work/p$n"
+  timeout 300 mpiexec -n $n "$tribo" run "$deck" --output "$out" >"$work/p$n.log" 2>"$work/p$n.err"
+  status=$?
+  [[ $status -eq 0 ]] || { fail "$n processes: exit $status: $(tail -c 600 "$work/p$n.err")"; continue; }
+  count=$(grep -c "on $n processes" "$work/p$n.log")
+  [[ $count -eq 1 ]] || fail "$n processes: expected one report naming $n processes, got $count"
+  grep -q "\"processes\": $n" "$out/summary.json" || fail "$n processes: summary.json does not record them"
+  [[ -f "$out/frames/frame_000001.pvtu" ]] || fail "$n processes: no frames/frame_000001.pvtu"
+  pieces=$(ls "$out/frames" | grep -c '^frame_000001_p[0-9]*\.vtu$')
+  [[ $pieces -eq $n ]] || fail "$n processes: $pieces pieces of frame 1, expected $n"
+  grep -q 'frames/frame_000001.pvtu' "$out/run.pvd" || fail "$n processes: run.pvd does not list the .pvtu"
+  /usr/bin/python3 - "$work/one/history.csv" "$out/history.csv" <<'EOF' || fail "$n processes: history differs from one process"
+import csv, sys
+one = list(csv.reader(open(sys.argv[1])))
+many = list(csv.reader(open(sys.argv[2])))
+assert one[0] == many[0], "columns differ"
+assert len(one) == len(many) and len(one) > 3, f"{len(one)} rows against {len(many)}"
+# Relative to each column's largest magnitude: a process count changes only the order of
+# nodal sums (round-off), which 1e-9 leaves room for and a wrong halo or a double count does not.
+for c, name in enumerate(one[0]):
+    scale = max(abs(float(r[c])) for r in one[1:]) or 1.0
+    for r1, rn in zip(one[1:], many[1:]):
+        d = abs(float(r1[c]) - float(rn[c]))
+        assert d <= 1e-9 * scale, f"{name} at t = {r1[0]}: {r1[c]} against {rn[c]}"
+EOF
+done
+# A fixed process count repeats bit for bit.
+timeout 300 mpiexec -n 2 "$tribo" run "$deck" --quiet --output "$work/again" >/dev/null 2>&1 || fail "second 2-process run failed"
+cmp -s "$work/p2/history.csv" "$work/again/history.csv" || fail "2 processes: history not repeatable bit for bit"
+
+# PD decks and subcommands other than run: one message, exit 1, no output folder.
+pd="$source_dir/tests/decks/good/pd_incline_2d.yaml"
+timeout 60 mpiexec -n 2 "$tribo" run "$pd" --output "$work/pd" >"$work/pd.out" 2>"$work/pd.err"
+[[ $? -eq 1 ]] || fail "a PD deck on 2 processes did not exit 1"
+count=$(grep -c "runs on one process only" "$work/pd.err")
+[[ $count -eq 1 ]] || fail "PD on 2 processes: expected one message, got $count: $(head -c 400 "$work/pd.err")"
+[[ ! -e "$work/pd" ]] || fail "PD on 2 processes wrote an output folder"
+timeout 60 mpiexec -n 2 "$tribo" check "$deck" >"$work/check.out" 2>"$work/check.err"
+[[ $? -eq 1 ]] || fail "tribo check on 2 processes did not exit 1"
 # One process under mpiexec is an ordinary run.
 timeout 120 mpiexec -n 1 "$tribo" check "$deck" >"$work/check" 2>&1 || fail "mpiexec -n 1 tribo check failed: $(head -c 400 "$work/check")"
-cli_finish "mpiexec -n 2 refused with one message, -n 1 runs; "
+cli_finish "incline on 2 and 3 processes against one, repeatable, PD and check refused; "

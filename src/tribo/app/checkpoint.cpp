@@ -8,6 +8,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "tribo/app/run_summary.hpp"
 #include "tribo/io/deck_writer.hpp"
 
 namespace tribo::app {
@@ -49,7 +50,7 @@ void write_entries(StateWriter& out, const std::string& fingerprint, const Simul
   out.write_bytes("run.deck_fingerprint", fingerprint.data(), fingerprint.size());
   out.write_value("run.method", static_cast<int>(spec.method));
   out.write_value("run.dimension", Dim);
-  out.write_value("run.particles", static_cast<long>(sim.particles().size()));
+  out.write_value("run.particles", total_particles(sim));
   out.write_value("run.step", sim.step_count());
   out.write_value("run.time", sim.time());
   out.write_value("run.next_output", driver.next_output);
@@ -99,8 +100,8 @@ void restore_checkpoint(const io::CheckpointImage& image, const SimulationSpec& 
   image.read_value("run.particles", particles);
   if (method != static_cast<int>(spec.method)) throw mismatch("another method");
   if (dimension != Dim) throw mismatch(fmt::format("dimension {}, the deck's is {}", dimension, Dim));
-  if (particles != static_cast<long>(sim.particles().size()))
-    throw mismatch(fmt::format("{} particles, the deck makes {}", particles, sim.particles().size()));
+  if (particles != total_particles(sim))
+    throw mismatch(fmt::format("{} particles, the deck makes {}", particles, total_particles(sim)));
   if (image.read_string("run.deck_fingerprint") != deck_fingerprint(spec))
     throw mismatch("materials, bodies, time step or solver options differ");
   image.read_value("run.next_output", driver.next_output);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "tribo/app/plot_command.hpp"
 #include "tribo/app/run_driver.hpp"
@@ -29,17 +30,13 @@ std::string describe(const tribo::SimulationSpec& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Started by mpirun on several processes: every process would run the whole problem and the
-  // second would find the output folder locked. Say so once and stop, until the solvers run
-  // distributed (docs/parallel.md).
-  if (const int processes = tribo::parallel::launched_processes(); processes > 1) {
-    if (tribo::parallel::launched_rank() == 0)
-      std::cerr << fmt::format(
-          "tribo: started as one of {} processes (mpirun); runs across processes are not built yet "
-          "(docs/parallel.md). Run one process, with --threads N for the cores of one machine.\n",
-          processes);
-    return 1;
-  }
+  // Started by mpirun on several processes: MPI runs for the whole program, `tribo run` runs the
+  // deck across them (MPM; docs/parallel.md), and process 0 alone prints. MPI is started only
+  // then: a plain `tribo` never initializes it.
+  const int processes = tribo::parallel::launched_processes();
+  std::optional<tribo::parallel::MpiSession> mpi;
+  if (processes > 1) mpi.emplace(&argc, &argv);
+  const bool speaks = tribo::parallel::launched_rank() == 0;
   CLI::App app{"Tribo: contact and friction between deformable bodies (MPM and peridynamics)"};
   app.require_subcommand(1);
 
@@ -102,6 +99,10 @@ int main(int argc, char** argv) {
   if (threads < 0 || threads > kMaxThreads)
     return usage_error(fmt::format("--threads must be in 0..{} (0: all cores), got {}", kMaxThreads, threads));
 
+  if (processes > 1 && !*run) {
+    if (speaks) fmt::print(stderr, "tribo: error: only `tribo run` runs on several processes (started on {})\n", processes);
+    return 1;
+  }
   if (*plot) {
     if (movie->count() > 0 && plot_options.movie.empty()) plot_options.movie = "gif";  // bare --movie
     return tribo::app::run_plot(plot_options);
@@ -137,9 +138,12 @@ int main(int argc, char** argv) {
       }
       options.threads = threads;
       options.progress = !quiet;
-      if (!quiet) fmt::print(stderr, "{}\n", describe(spec));
+      if (!quiet && speaks)
+        fmt::print(stderr, "{}{}\n", describe(spec),
+                   processes > 1 ? fmt::format(", on {} processes", processes) : std::string());
       const tribo::app::StopSignals stop_signals;
       const tribo::app::RunReport report = tribo::app::run_simulation(spec, options);
+      if (!speaks) return report.exit_code;
       if (!report.restart_note.empty() && !quiet) fmt::print(stderr, "tribo: {}\n", report.restart_note);
       if (report.exit_code != 0) fmt::print(stderr, "tribo: run stopped: {}\n", report.exit_reason);
       fmt::print("{}", tribo::app::format_report(report));
@@ -149,14 +153,14 @@ int main(int argc, char** argv) {
       if (threads > 0) tribo::app::set_validation_threads(threads);
       return tribo::app::run_validation(problem, std::cout) ? 0 : 4;
     }
-  } catch (const tribo::DeckError& e) {
-    fmt::print(stderr, "tribo: error: {}\n", e.what());
+  } catch (const tribo::DeckError& e) {  // every process read the same deck: one says so
+    if (speaks) fmt::print(stderr, "tribo: error: {}\n", e.what());
     return 2;
   } catch (const tribo::SimulationError& e) {
-    fmt::print(stderr, "tribo: run stopped: {}\n", e.what());
+    if (speaks) fmt::print(stderr, "tribo: run stopped: {}\n", e.what());
     return 3;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "tribo: error: {}\n", e.what());
+    if (speaks) fmt::print(stderr, "tribo: error: {}\n", e.what());
     return 1;
   }
   return 0;

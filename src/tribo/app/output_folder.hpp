@@ -2,6 +2,7 @@
 // The output folder of a run (DESIGN.md): frames, history.csv and run.pvd, written at output times.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <optional>
@@ -24,8 +25,9 @@ namespace tribo::app {
 template <int Dim>
 class OutputFolder {
  public:
+  // rank, processes: this process among those of the run (0 of 1 on one process).
   OutputFolder(const SimulationSpec& spec, const std::filesystem::path& dir, bool frames, std::optional<double> resume_at,
-               int frame)
+               int frame, int rank = 0, int processes = 1)
       : spec_(spec),
         dir_(dir),
         frames_(frames),
@@ -33,17 +35,37 @@ class OutputFolder {
         recorder_(spec.output.history, spec),
         csv_(resume_at ? io::HistoryCsv::reload(dir / "history.csv", recorder_.columns(), *resume_at)
                        : io::HistoryCsv(dir / "history.csv", recorder_.columns())),
-        frame_(frame) {
-    std::filesystem::create_directories(dir / "frames");
-    io::write_file_atomically(dir / "deck.yaml", io::write_deck(spec));
+        frame_(frame),
+        rank_(rank),
+        processes_(processes) {
+    if (rank_ == 0) {
+      std::filesystem::create_directories(dir / "frames");
+      io::write_file_atomically(dir / "deck.yaml", io::write_deck(spec));
+    }
     for (const MaterialSpec& m : spec.materials) material_names_.push_back(m.name);
   }
 
+  // Collective on several processes (the history's sums): every process calls it at the same
+  // steps. Each writes its piece of the frame; process 0 the history row, the piece index and the
+  // PVD entry (docs/parallel.md).
   void write(const Simulation<Dim>& sim) {
     recorder_.sample(sim, row_);
-    csv_.append(row_);
+    last_time_ = row_.empty() ? last_time_ : row_[0];
+    if (rank_ == 0) csv_.append(row_);
     if (!frames_) return;
     const std::string stem = fmt::format("frame_{:06d}", frame_);
+    if (processes_ > 1) {
+      std::vector<std::string> pieces;
+      for (int r = 0; r < processes_; ++r) pieces.push_back(fmt::format("{}_p{}.vtu", stem, r));
+      io::write_particle_frame<Dim>(dir_ / "frames" / pieces[static_cast<std::size_t>(rank_)], sim.particles(),
+                                    spec_.output.fields, material_names_);
+      if (rank_ == 0) {
+        io::write_particle_frame_index<Dim>(dir_ / "frames" / (stem + ".pvtu"), pieces, spec_.output.fields);
+        pvd_.add(sim.time(), "frames/" + stem + ".pvtu", 0);
+      }
+      ++frame_;
+      return;  // surfaces (cracks) are one-process only
+    }
     io::write_particle_frame<Dim>(dir_ / "frames" / (stem + ".vtu"), sim.particles(), spec_.output.fields,
                                   material_names_);
     pvd_.add(sim.time(), "frames/" + stem + ".vtu", 0);
@@ -57,9 +79,12 @@ class OutputFolder {
   }
   int frames() const { return frame_; }
   // The history rows so far made durable, with the checkpoint that covers them.
-  void sync() { csv_.sync(); }
-  // Time of the last history row (NaN when none).
+  void sync() {
+    if (rank_ == 0) csv_.sync();
+  }
+  // Time of the last history row (NaN when none), the same on every process.
   double last_time() const {
+    if (!std::isnan(last_time_)) return last_time_;
     return csv_.last_row().empty() ? std::numeric_limits<double>::quiet_NaN() : csv_.last_row()[0];
   }
 
@@ -73,6 +98,9 @@ class OutputFolder {
   std::vector<double> row_;
   std::vector<std::string> material_names_;
   int frame_ = 0;
+  int rank_ = 0;
+  int processes_ = 1;
+  double last_time_ = std::numeric_limits<double>::quiet_NaN();  // of the rows this run wrote
 };
 
 }  // namespace tribo::app

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <limits>
 #include <optional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,7 @@
 #include "tribo/core/simulation.hpp"
 #include "tribo/io/atomic_file.hpp"
 #include "tribo/mpm/mpm_simulation.hpp"
+#include "tribo/parallel/communicator.hpp"
 #include "tribo/pd/pd_simulation.hpp"
 
 namespace tribo::app {
@@ -31,9 +34,24 @@ namespace fs = std::filesystem;
 namespace {
 
 template <int Dim>
-std::unique_ptr<Simulation<Dim>> make_solver(const SimulationSpec& spec) {
-  if (spec.method == Method::Mpm) return mpm::make_simulation<Dim>(spec);
+std::unique_ptr<Simulation<Dim>> make_solver(const SimulationSpec& spec, const parallel::Communicator& processes) {
+  if (spec.method == Method::Mpm) return mpm::make_simulation<Dim>(spec, processes);
+  if (processes.size() > 1)
+    throw std::invalid_argument(fmt::format(
+        "method: pd runs on one process only so far (started on {}; docs/parallel.md); run it without mpirun, "
+        "with --threads N for the cores of one machine",
+        processes.size()));
   return pd::make_simulation<Dim>(spec);
+}
+
+// Across processes: true on every process when `flag` is true on any (a stop signal that reached
+// one, a wall-clock checkpoint due on one), so that all take the same branch.
+template <int Dim>
+bool on_any_process(const Simulation<Dim>& sim, bool flag) {
+  if (sim.process_count() == 1) return flag;
+  double value = flag ? 1.0 : 0.0;
+  sim.max_over_processes(std::span<double>(&value, 1));
+  return value > 0.0;
 }
 
 // The next multiple n of `interval` strictly after t + slack, at least `next` (the time loop's
@@ -102,11 +120,14 @@ template <int Dim>
 std::optional<double> resume_or_start(Simulation<Dim>& sim, const SimulationSpec& spec, const RunOptions& options,
                                       const CheckpointFolder& checkpoints, DriverState& driver, RunReport& report) {
   if (!options.restart) {
+    if (sim.process_count() > 1) return std::nullopt;  // no checkpoints on several processes yet
     if (const int aside = checkpoints.set_aside_previous_run(); aside > 0)
       report.restart_note = fmt::format("moved {} checkpoint(s) of an earlier run in this folder to {}", aside,
                                         checkpoints.previous_path().string());
     return std::nullopt;
   }
+  if (sim.process_count() > 1)
+    throw std::runtime_error("--restart: runs on several processes write no checkpoint yet (docs/parallel.md)");
   for (const fs::path& folder : {report.directory, report.directory / "frames", checkpoints.path()})
     remove_interrupted_writes(folder);
   std::vector<std::string> skipped;
@@ -195,8 +216,13 @@ class TimeLoop {
 
   // A stop signal, or the step count of RunOptions::stop_after_steps: checkpoint, then stop.
   bool stop_if_asked() {
-    const int signal = stop_requested();
+    int signal = stop_requested();
     const bool asked = options_.stop_after_steps && sim_.step_count() >= *options_.stop_after_steps;
+    if (sim_.process_count() > 1) {  // a signal that reached one process stops them all
+      double value = signal;
+      sim_.max_over_processes(std::span<double>(&value, 1));
+      signal = static_cast<int>(value);
+    }
     if (signal == 0 && !asked) return false;
     write_checkpoint();
     report_.exit_reason =
@@ -234,7 +260,7 @@ class TimeLoop {
         checkpoint_every_ && sim_.time() >= driver_.next_checkpoint * *checkpoint_every_ - 0.5 * sim_.dt();
     if (by_time)
       driver_.next_checkpoint = next_multiple(driver_.next_checkpoint, *checkpoint_every_, sim_.time(), 0.5 * sim_.dt());
-    if (by_time || std::chrono::steady_clock::now() - last_checkpoint_wall_ >= wall_interval_) {
+    if (by_time || on_any_process(sim_, std::chrono::steady_clock::now() - last_checkpoint_wall_ >= wall_interval_)) {
       write_checkpoint();
     } else if (output_written && sim_.step_count() - snapshot_step_ >= kSnapshotSteps) {
       take_snapshot();
@@ -309,13 +335,34 @@ class TimeLoop {
 }  // namespace
 
 template <int Dim>
-RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const RunOptions& options) {
-  if (options.threads > 0) omp_set_num_threads(options.threads);
+RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const RunOptions& run_options) {
+  if (run_options.threads > 0) omp_set_num_threads(run_options.threads);
+  const int rank = sim.process_rank();
   RunReport report;
+  report.processes = sim.process_count();
+  // Several processes (docs/parallel.md): process 0 holds the folder, writes the history, the
+  // PVD and the summary and shows progress; every process writes its piece of each frame; no
+  // checkpoint files yet (the in-memory snapshots that rewind a failed step work).
+  RunOptions options = run_options;
+  if (report.processes > 1) {
+    options.progress = options.progress && rank == 0;
+    options.write_checkpoints = false;
+    report.restart_note = fmt::format("{} processes: no checkpoint files are written on several processes yet",
+                                      report.processes);
+  }
   report.directory = options.output_directory.value_or(fs::path(spec.output.directory));
-  report.particles = static_cast<long>(sim.particles().size());
+  report.particles = total_particles(sim);
   // One run per output folder: taken before anything there is read or written, held to the end.
-  const OutputLock lock(report.directory);
+  // On several processes by process 0, and every process learns whether it could.
+  std::optional<OutputLock> lock;
+  std::string lock_error;
+  try {
+    if (rank == 0) lock.emplace(report.directory);
+  } catch (const std::exception& e) {
+    lock_error = e.what();
+  }
+  if (on_any_process(sim, !lock_error.empty()))
+    throw std::runtime_error(rank == 0 ? lock_error : "process 0 could not take the output folder");
   // Frames and the .pvd written in the background while the steps go on (atomic_file.hpp);
   // finished before the summary and before the lock is released.
   io::DeferredWrites deferred_writes;
@@ -329,7 +376,8 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
   report.first_time = sim.time();
 
   OutputFolder<Dim> output(spec, report.directory, options.write_frames, resume_at,
-                           static_cast<int>(driver.frames));
+                           static_cast<int>(driver.frames), rank, report.processes);
+  on_any_process(sim, false);  // the frames folder exists (process 0 made it) before any piece
   const double mass = deformable_mass(sim);
   TimeLoop<Dim> loop(sim, spec, options, checkpoints, output, driver, report, resume_at.has_value());
   const auto start = std::chrono::steady_clock::now();
@@ -342,7 +390,7 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
   report.particle_updates_per_second =
       report.wall_seconds > 0.0 ? report.particles * static_cast<double>(steps_run) / report.wall_seconds : 0.0;
   if (report.exit_code == 0) measure_conservation(sim, spec, driver, mass, report);
-  write_summary(report, spec, options, sim.dt(), output.frames());
+  if (rank == 0) write_summary(report, spec, options, sim.dt(), output.frames());
   return report;
 }
 
@@ -351,8 +399,9 @@ template RunReport run_solver<3>(Simulation<3>&, const SimulationSpec&, const Ru
 
 RunReport run_simulation(const SimulationSpec& spec, const RunOptions& options) {
   if (options.threads > 0) omp_set_num_threads(options.threads);
-  if (spec.dimension == 2) return run_solver<2>(*make_solver<2>(spec), spec, options);
-  return run_solver<3>(*make_solver<3>(spec), spec, options);
+  const auto processes = parallel::Communicator::world();
+  if (spec.dimension == 2) return run_solver<2>(*make_solver<2>(spec, processes), spec, options);
+  return run_solver<3>(*make_solver<3>(spec, processes), spec, options);
 }
 
 std::string format_report(const RunReport& r) {
@@ -360,7 +409,8 @@ std::string format_report(const RunReport& r) {
   s += fmt::format("  exit          {}\n", r.exit_reason);
   s += fmt::format("  steps         {} ({:.6g} s simulated)\n", r.steps, r.simulated_time);
   s += fmt::format("  wall time     {:.3f} s\n", r.wall_seconds);
-  s += fmt::format("  particles     {}\n", r.particles);
+  s += r.processes > 1 ? fmt::format("  particles     {} on {} processes\n", r.particles, r.processes)
+                       : fmt::format("  particles     {}\n", r.particles);
   s += fmt::format("  speed         {:.4g} particle-updates/s ({:.1f} steps/s)\n", r.particle_updates_per_second,
                    r.wall_seconds > 0 ? r.steps / r.wall_seconds : 0.0);
   if (r.exit_code == 0) {

@@ -29,7 +29,8 @@ struct RunOptions {
 struct RunReport {
   std::filesystem::path directory;
   long steps = 0;
-  long particles = 0;
+  long particles = 0;                  // of the whole run (every process's)
+  int processes = 1;                   // MPI processes of the run (docs/parallel.md)
   double simulated_time = 0.0;         // s
   double wall_seconds = 0.0;
   double particle_updates_per_second = 0.0;

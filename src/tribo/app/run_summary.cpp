@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <span>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +23,10 @@ T sum_over_deformable(const Simulation<Dim>& sim, T sum, Term term) {
   const Particles<Dim>& p = sim.particles();
   for (std::size_t i = 0; i < p.size(); ++i)
     if (!sim.spec().materials[p.material[i]].rigid()) sum += term(p, i);
+  if (sim.process_count() > 1) {  // each process summed its own particles
+    if constexpr (std::is_same_v<T, double>) sim.sum_over_processes(std::span<double>(&sum, 1));
+    else sim.sum_over_processes(std::span<double>(sum.data(), static_cast<std::size_t>(sum.size())));
+  }
   return sum;
 }
 
@@ -95,7 +101,8 @@ void write_summary(const RunReport& report, const SimulationSpec& spec, const Ru
                   {"simulated_time", number(report.simulated_time)},
                   {"wall_time", number(report.wall_seconds)},
                   {"particle_updates_per_second", number(report.particle_updates_per_second)},
-                  {"threads", omp_get_max_threads()},
+                  {"threads", omp_get_max_threads()},  // per process
+                  {"processes", report.processes},
                   {"frames", frames}};
   if (options.restart) summary["restarted_from"] = {{"step", report.first_step}, {"time", number(report.first_time)}};
   summary["conservation"] = {
@@ -126,6 +133,15 @@ template Vec<2> total_momentum<2>(const Simulation<2>&);
 template Vec<3> total_momentum<3>(const Simulation<3>&);
 template double momentum_magnitude<2>(const Simulation<2>&);
 template double momentum_magnitude<3>(const Simulation<3>&);
+template <int Dim>
+long total_particles(const Simulation<Dim>& sim) {
+  double count = static_cast<double>(sim.particles().size());  // exact below 2^53
+  sim.sum_over_processes(std::span<double>(&count, 1));
+  return static_cast<long>(count);
+}
+
+template long total_particles<2>(const Simulation<2>&);
+template long total_particles<3>(const Simulation<3>&);
 template double deformable_mass<2>(const Simulation<2>&);
 template double deformable_mass<3>(const Simulation<3>&);
 template void measure_conservation<2>(const Simulation<2>&, const SimulationSpec&, const DriverState&, double,

@@ -17,6 +17,9 @@ template <int Dim>
 double momentum_magnitude(const Simulation<Dim>& sim);
 template <int Dim>
 double deformable_mass(const Simulation<Dim>& sim);
+// Particles of the whole run: every process's (collective on several processes).
+template <int Dim>
+long total_particles(const Simulation<Dim>& sim);
 
 // Fills report.energy_error, momentum_error, momentum_balance and momentum_balance_scale from the
 // state at the end and the driver's record of the start; `mass` is the deformable mass.

@@ -3,6 +3,7 @@
 // Virtual calls happen once per step or per output, never per particle.
 #include <cstddef>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -157,6 +158,15 @@ class Simulation {
   // The largest stable time step at the current state (s), for the driver's guard; +inf when the
   // solver has no estimate.
   virtual double time_step_limit() const { return std::numeric_limits<double>::infinity(); }
+
+  // A run on several processes (docs/parallel.md): particles() holds this process's particles;
+  // the driver and the writers complete their per-particle sums with these collective calls
+  // (every process calls them, in the same order, with the same length). One process: nothing to
+  // complete, the values stay as they are.
+  virtual int process_count() const { return 1; }
+  virtual int process_rank() const { return 0; }
+  virtual void sum_over_processes(std::span<double> /*values*/) const {}
+  virtual void max_over_processes(std::span<double> /*values*/) const {}
 };
 
 }  // namespace tribo

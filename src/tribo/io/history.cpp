@@ -144,6 +144,26 @@ void HistoryRecorder<Dim>::sample(const Simulation<Dim>& sim, std::vector<double
         angular += cross_moment<Dim>(p.position[i], mv);
       }
     }
+    if (sim.process_count() > 1) {
+      // Each process summed its own particles: complete the sums over the processes, in one call.
+      reduced_.clear();
+      for (std::size_t b = 0; b < bodies; ++b) {
+        reduced_.push_back(body_mass_[b]);
+        for (int d = 0; d < Dim; ++d) reduced_.push_back(body_moment_[b][d]);
+        for (int d = 0; d < Dim; ++d) reduced_.push_back(body_momentum_[b][d]);
+      }
+      for (int d = 0; d < Dim; ++d) reduced_.push_back(momentum[d]);
+      for (int d = 0; d < 3; ++d) reduced_.push_back(angular[d]);
+      sim.sum_over_processes(reduced_);
+      std::size_t k = 0;
+      for (std::size_t b = 0; b < bodies; ++b) {
+        body_mass_[b] = reduced_[k++];
+        for (int d = 0; d < Dim; ++d) body_moment_[b][d] = reduced_[k++];
+        for (int d = 0; d < Dim; ++d) body_momentum_[b][d] = reduced_[k++];
+      }
+      for (int d = 0; d < Dim; ++d) momentum[d] = reduced_[k++];
+      for (int d = 0; d < 3; ++d) angular[d] = reduced_[k++];
+    }
   }
 
   row.resize(columns_.size());

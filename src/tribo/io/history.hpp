@@ -58,6 +58,7 @@ class HistoryRecorder {
   mutable std::vector<double> body_mass_;
   mutable std::vector<Vec<Dim>> body_moment_;    // sum m x
   mutable std::vector<Vec<Dim>> body_momentum_;  // sum m v
+  mutable std::vector<double> reduced_;         // the sums above, packed for the processes' sum
 };
 
 // history.csv: a header row, then one row per sample, every value written with the shortest

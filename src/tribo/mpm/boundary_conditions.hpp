@@ -17,6 +17,9 @@ struct GridBoundaryConditions {
     long node;
     int component;
     double velocity;  // m/s
+    // Across processes: whether this process adds the constraint's impulse to its share of the
+    // momentum balance (a shared node's impulse is counted by one of its holders).
+    bool counted = true;
   };
   std::vector<Constraint> constraints;
 
@@ -41,7 +44,7 @@ struct GridBoundaryConditions {
         if (rigid_field[f]) continue;
         const long i = c.node * F + f;
         const double imposed = nodes.mass[i] * c.velocity;
-        impulse[c.component] += imposed - nodes.momentum[i][c.component];
+        if (c.counted) impulse[c.component] += imposed - nodes.momentum[i][c.component];
         nodes.momentum[i][c.component] = imposed;
       }
     return impulse;

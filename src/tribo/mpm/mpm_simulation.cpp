@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <string_view>
 #include <tuple>
 
@@ -18,6 +19,7 @@
 #include "tribo/mpm/crack_scatter.hpp"
 #include "tribo/mpm/crack_surfaces.hpp"
 #include "tribo/mpm/multimaterial_contact.hpp"
+#include "tribo/mpm/node_halo.hpp"
 #include "tribo/mpm/particle_filling.hpp"
 #include "tribo/mpm/particle_sort.hpp"
 #include "tribo/mpm/rigid_interior.hpp"
@@ -26,6 +28,8 @@
 #include "tribo/mpm/scatter_partition.hpp"
 #include "tribo/mpm/scatter_stencil.hpp"
 #include "tribo/mpm/stencil.hpp"
+#include "tribo/parallel/particle_exchange.hpp"
+#include "tribo/parallel/rcb_partition.hpp"
 
 namespace tribo::mpm {
 
@@ -112,7 +116,7 @@ void copy_entries(std::vector<T>& dst, const std::vector<T>& src) {
 template <int Dim>
 class MpmSimulation final : public Simulation<Dim> {
  public:
-  explicit MpmSimulation(const SimulationSpec& spec);
+  MpmSimulation(const SimulationSpec& spec, const parallel::Communicator& processes);
 
   void step() override;
   double time() const override { return time_; }
@@ -123,13 +127,21 @@ class MpmSimulation final : public Simulation<Dim> {
   const SimulationSpec& spec() const override { return spec_; }
   EnergyBreakdown energy() const override;
   Vec3 contact_force(int material_a, int material_b) const override;
-  Vec3 external_impulse() const override { return to_vec3<Dim>(external_impulse_); }
+  Vec3 external_impulse() const override { return to_vec3<Dim>(sum_over_processes(external_impulse_)); }
   Vec3 crack_force(int crack) const override;
   std::vector<SurfaceMesh> surfaces() const override;
   void check_health() const override;
   void save_state(StateWriter& out) const override;
   void restore_state(const StateReader& in) override;
   double time_step_limit() const override;
+  int process_count() const override { return processes_.size(); }
+  int process_rank() const override { return processes_.rank(); }
+  void sum_over_processes(std::span<double> values) const override {
+    if (distributed_) processes_.sum_in_place(values);
+  }
+  void max_over_processes(std::span<double> values) const override {
+    if (distributed_) processes_.max_in_place(values);
+  }
 
  private:
   template <class Shape>
@@ -151,6 +163,19 @@ class MpmSimulation final : public Simulation<Dim> {
   void update_stress();
   void move_particles();
   void sort_particles_by_cell();
+  // Across processes (docs/parallel.md): keep the particles of this process's box and move to the
+  // part of the grid they reach; complete the nodal sums of `columns` on shared nodes; send the
+  // particles that left the box to its owner.
+  void decompose();
+  enum class HaloSum { Extrapolated, Force, Momentum };
+  void sum_halo(HaloSum which);
+  void migrate_particles();
+  void size_particle_scratch();
+  // A vector summed over the processes (each holds its particles' and counted nodes' share).
+  Vec<Dim> sum_over_processes(Vec<Dim> value) const {
+    if (distributed_) processes_.sum_in_place(std::span<double>(value.data(), Dim));
+    return value;
+  }
   // Every per-particle array of the solver (named_arrays.hpp), Particles' first: the sort
   // permutes them together, checkpoints hold them as "mpm.<name>" in this order. A per-particle
   // array the solver adds is listed here and nowhere else. `self`: this solver, const or not.
@@ -232,10 +257,17 @@ class MpmSimulation final : public Simulation<Dim> {
   std::vector<StencilFactors<Dim>> stencil_;
   std::vector<char> shared_node_;  // per node, of the step: two fields or more hold mass there
   static constexpr int kSortInterval = 20;  // steps between sorts
+  // Across processes: the run's processes, its boxes (fixed for the run; rebalancing as bodies
+  // move is still to come, docs/parallel.md), and the nodes this process shares with others.
+  parallel::Communicator processes_ = parallel::Communicator::single();
+  bool distributed_ = false;
+  parallel::RcbPartition<Dim> decomposition_;
+  NodeHalo<Dim> halo_;
 };
 
 template <int Dim>
-MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
+MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec, const parallel::Communicator& processes)
+    : spec_(spec), processes_(processes), distributed_(processes.size() > 1) {
   const Vec<Dim> cell = from_vec3<Dim>(spec.mpm.cell);
   domain_lo_ = from_vec3<Dim>(spec.mpm.grid_min);
   domain_hi_ = from_vec3<Dim>(spec.mpm.grid_max);
@@ -274,11 +306,20 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
       if (std::signbit(particles_.velocity[p][d]) || std::signbit(particles_.position[p][d]))
         parked_field_[field_[p]] = 0;
   for (const MaterialSpec& m : spec_.materials) elastic_.push_back(ElasticConstants::of(m));
+  // Every process filled every body and classified every particle as one process would (the
+  // rigid interior, the still fields): each now keeps its box's share and its part of the grid.
+  // The time step from every particle, before the decomposition: the same on every process.
+  if (spec_.time.dt) {
+    dt_ = *spec_.time.dt;
+  } else {
+    dt_ = stable_time_step<Dim>(spec_, particles_.velocity, spec_.time.cfl.value_or(0.4));
+  }
+  if (distributed_) decompose();
   if (!spec_.mpm.cracks.empty()) {
     if (Dim != 2) throw std::invalid_argument("mpm.cracks: cracks are 2D polylines; 3D cracks are not supported");
     // Crack particles half a cell apart (NairnMPM's advice: at least two per cell).
     cracks_ = build_cracks(spec_.mpm.cracks, 0.5 * grid_.cell.minCoeff());
-    crack_fields_.allocate(grid_, n, layout_.fields);
+    crack_fields_.allocate(grid_, particles_.size(), layout_.fields);
     crack_contact_.resize(static_cast<int>(cracks_.size()));
   }
   const int crack_fields = cracked() ? kCrackFields : 1;
@@ -288,21 +329,106 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec) : spec_(spec) {
   nodes_.allocate(grid_.node_count(), layout_.fields * crack_fields);
   if (nodes_.with_contact_data) nodes_.contact_data = contact_data_needed(spec_, layout_);
   if (nodes_.with_contact_data) shared_node_.assign(grid_.node_count(), 0);
-  partition_.allocate(grid_, n);
-  sorter_.allocate(grid_, n);
-  stencil_.resize(n);
+  size_particle_scratch();
   boundary_ = GridBoundaryConditions<Dim>::from(spec_, grid_);
   contact_.resize(layout_.fields);
+  if (distributed_) {
+    // A node shared with processes of lower rank is counted by the lowest of them.
+    std::vector<char> counted(static_cast<std::size_t>(grid_.node_count()), 1);
+    for (std::size_t k = 0; k < halo_.peers().size(); ++k)
+      if (halo_.peers()[k] < processes_.rank())
+        for (long node : halo_.shared_nodes(k)) counted[static_cast<std::size_t>(node)] = 0;
+    for (auto& constraint : boundary_.constraints) constraint.counted = counted[static_cast<std::size_t>(constraint.node)];
+    contact_.counted_node = std::move(counted);
+  }
   if (layout_.fields > 1) slip_history_.slip.assign(nodes_.mass.size(), 0.0);  // every node entry
   // Cracked grids keep node slip: their crack fields are not material fields of the moments.
   if (layout_.fields > 1 && !cracked() && spec_.mpm.contact.slip == ContactSlipPoint::Surface)
     moments_.allocate(nodes_.mass.size());
 
-  if (spec_.time.dt) {
-    dt_ = *spec_.time.dt;
+}
+
+// Across processes: which particles this process keeps (those of its box of a recursive
+// coordinate bisection of every particle, balanced by count), the part of the grid their stencils
+// reach (the box grown by the stencil's support in cells; particles migrate every step, so they
+// are inside their box whenever they scatter), and the nodes it shares.
+template <int Dim>
+void MpmSimulation<Dim>::decompose() {
+  const MpmContactSpec& contact = spec_.mpm.contact;
+  if (!spec_.mpm.cracks.empty())
+    throw std::invalid_argument("mpm.cracks: cracks on more than one process are not supported yet (run on one)");
+  if (contact.normals == ContactNormalMethod::LogisticRegression)
+    throw std::invalid_argument(
+        "mpm.contact.normals: logistic-regression normals on more than one process are not supported yet");
+  if (contact.slip == ContactSlipPoint::Surface)
+    throw std::invalid_argument("mpm.contact.slip: surface on more than one process is not supported yet");
+  const Grid<Dim> global = grid_;
+  // Every process holds every particle: each passes a share, so that the tree is built once.
+  std::vector<Vec<Dim>> share;
+  for (std::size_t p = static_cast<std::size_t>(processes_.rank()); p < particles_.size();
+       p += static_cast<std::size_t>(processes_.size()))
+    share.push_back(particles_.position[p]);
+  decomposition_ = parallel::RcbPartition<Dim>::build(share, processes_.size(),
+                                                      parallel::Box<Dim>{global.origin, global.upper()}, processes_);
+  std::vector<char> elsewhere(particles_.size());
+  for (std::size_t p = 0; p < particles_.size(); ++p)
+    elsewhere[p] = decomposition_.owner(particles_.position[p]) != processes_.rank();
+  parallel::erase_particles(particle_arrays(*this), elsewhere);
+  deformable_mass_ = 0.0;
+  for (std::size_t p = 0; p < particles_.size(); ++p)
+    if (!rigid_[p]) deformable_mass_ += particles_.mass[p];
+  const double support = spec_.mpm.shape_function == ShapeFunctionKind::Linear ? 1.0
+                         : spec_.mpm.shape_function == ShapeFunctionKind::Gimp ? 1.0 + half_width_
+                                                                                : 1.5;
+  const SubGrid<Dim> sub = sub_grid_for_box(global, decomposition_.box(processes_.rank()),
+                                            static_cast<int>(std::ceil(support)));
+  grid_ = sub.grid;
+  halo_ = NodeHalo<Dim>::build(sub, processes_);
+}
+
+// The node arrays the passes since the last sum filled, completed on shared nodes: after
+// particle-to-grid every array it scattered; after USF's force pass the forces; after MUSL's
+// re-extrapolation the momenta.
+template <int Dim>
+void MpmSimulation<Dim>::sum_halo(HaloSum which) {
+  if (!distributed_) return;
+  std::vector<HaloColumn> columns;  // at most 9, once per pass
+  if (which == HaloSum::Extrapolated) {
+    columns = {halo_column(nodes_.mass), halo_column<Dim>(nodes_.momentum), halo_column<Dim>(nodes_.force)};
+    const unsigned contact = nodes_.with_contact_data ? nodes_.contact_data : 0u;
+    if (contact & kContactVolume) {
+      columns.push_back(halo_column(nodes_.volume));
+      columns.push_back(halo_column<Dim>(nodes_.volume_gradient));
+    }
+    if (contact & kContactMassGradient) columns.push_back(halo_column<Dim>(nodes_.mass_gradient));
+    if (contact & kContactDisplacement) columns.push_back(halo_column<Dim>(nodes_.mass_displacement));
+    if (contact & kContactPosition) columns.push_back(halo_column<Dim>(nodes_.mass_position));
+  } else if (which == HaloSum::Force) {
+    columns = {halo_column<Dim>(nodes_.force)};
   } else {
-    dt_ = stable_time_step<Dim>(spec_, particles_.velocity, spec_.time.cfl.value_or(0.4));
+    columns = {halo_column<Dim>(nodes_.momentum)};
   }
+  halo_.sum(processes_, nodes_.fields, columns);
+}
+
+// After the move: each particle goes to the process whose box holds it (kept ones first, in
+// their order, then the arrivals by sender rank: a fixed process count repeats bit for bit).
+template <int Dim>
+void MpmSimulation<Dim>::migrate_particles() {
+  std::vector<int> owner(particles_.size());
+  for (std::size_t p = 0; p < particles_.size(); ++p) owner[p] = decomposition_.owner(particles_.position[p]);
+  parallel::migrate_particles(particle_arrays(*this), owner, processes_);
+  size_particle_scratch();
+}
+
+// The per-particle scratch of the passes (not state) for the current number of particles.
+template <int Dim>
+void MpmSimulation<Dim>::size_particle_scratch() {
+  const std::size_t n = particles_.size();
+  if (stencil_.size() == n && n > 0) return;
+  partition_.allocate(grid_, n);
+  sorter_.allocate(grid_, n);
+  stencil_.resize(n);
 }
 
 template <int Dim>
@@ -333,6 +459,7 @@ void MpmSimulation<Dim>::step_with() {
   const bool forces_first = scheme != UpdateScheme::Usf;
   if (forces_first) extrapolate_to_grid<Shape, true>();
   else extrapolate_to_grid<Shape, false>();
+  sum_halo(HaloSum::Extrapolated);
   if (moments_.enabled()) extrapolate_moments<Shape>();
   if (layout_.fields > 1 && !cracked() && spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression)
     around_.template build<Shape>(grid_, nodes_, particles_, field_, half_width_);
@@ -355,6 +482,7 @@ void MpmSimulation<Dim>::step_with() {
   if (!forces_first) {
     update_stress<Shape, false>();
     extrapolate_forces<Shape>();
+    sum_halo(HaloSum::Force);
   }
   update_nodal_momenta();  // and momentum_start, the momenta before it
   external_impulse_ += impose_boundary_conditions();
@@ -365,6 +493,7 @@ void MpmSimulation<Dim>::step_with() {
                                     node_mass_floor());
   if (scheme == UpdateScheme::Musl) {
     reextrapolate_momenta<Shape>();
+    sum_halo(HaloSum::Momentum);
     impose_boundary_conditions();
     apply_contact(ContactStage::AfterExtrapolation, false, true, false);
   }
@@ -378,6 +507,7 @@ void MpmSimulation<Dim>::step_with() {
     for (int a = 0; a < layout_.fields; ++a)
       for (int b = 0; b < layout_.fields; ++b)
         if (!layout_.rigid_field[a] && layout_.rigid_field[b]) external_impulse_ += contact_.impulse(a, b);
+  if (distributed_) migrate_particles();
   time_ += dt_;
   ++steps_;
 }
@@ -438,7 +568,9 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
   // arrays for the particles whose stencil reaches such a node, in the same particle order, so
   // that every sum contact reads is the one-pass sum bit for bit (a block on a floor: its bottom
   // layers, not all of it). A still field before its record gives every node (rigid_node_image.hpp).
-  const bool two_passes = nodes_.with_contact_data && !cracked() && !moments_.enabled();
+  // Across processes a node's fields may come from different processes: the partial masses do not
+  // say which nodes are shared, so every particle scatters its contact arrays in the one pass.
+  const bool two_passes = nodes_.with_contact_data && !cracked() && !moments_.enabled() && !distributed_;
   const auto contact_pass = [&](auto contact_data) {
     constexpr unsigned kContactData = decltype(contact_data)::value;
     const long F = nodes_.fields;
@@ -567,7 +699,8 @@ void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool cou
     nodes_.nodes *= crack_fields;
     apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, record ? &contact_ : nullptr,
                                 regression ? &around_ : nullptr, &slip_history_,
-                                at_surface && moments_.enabled() ? &moments_ : nullptr);
+                                at_surface && moments_.enabled() ? &moments_ : nullptr,
+                                distributed_ ? &processes_ : nullptr);
     nodes_.nodes /= crack_fields;
     nodes_.fields = layout_.fields * crack_fields;
   }
@@ -749,6 +882,11 @@ EnergyBreakdown MpmSimulation<Dim>::energy() const {
     e.potential -= m * gravity_.dot(particles_.position[p] - particles_.reference_position[p]);
   }
   e.frictional = frictional_work_;
+  if (distributed_) {
+    double parts[] = {e.kinetic, e.strain, e.potential, e.frictional};
+    processes_.sum_in_place(parts);
+    e = EnergyBreakdown{parts[0], parts[1], parts[2], parts[3]};
+  }
   return e;
 }
 
@@ -757,7 +895,7 @@ Vec3 MpmSimulation<Dim>::contact_force(int material_a, int material_b) const {
   const int a = layout_.field_of_material[material_a];
   const int b = layout_.field_of_material[material_b];
   if (a == b) return Vec3::Zero();
-  return to_vec3<Dim>(Vec<Dim>(contact_.impulse(a, b) / dt_));
+  return to_vec3<Dim>(Vec<Dim>(sum_over_processes(contact_.impulse(a, b)) / dt_));
 }
 
 template <int Dim>
@@ -824,6 +962,9 @@ void MpmSimulation<Dim>::check_health() const {
 #pragma omp parallel for schedule(static) reduction(min : first)
   for (long p = 0; p < n; ++p)
     if (problem(p) != 0) first = std::min(first, p);
+  // Across processes every one learns that one failed, so that none waits for the others.
+  if (distributed_ && processes_.sum(static_cast<long long>(first != n)) > 0 && first == n)
+    throw SimulationError(steps_, time_, "a particle on another process failed (its process names it)");
   if (first == n) return;
   const long p = first;
   const Vec<Dim>& x = particles_.position[p];
@@ -883,10 +1024,15 @@ template <int Dim>
 void MpmSimulation<Dim>::restore_state(const StateReader& in) {
   rigid_image_ = RigidNodeImage<Dim>{};  // recorded again by the next particle-to-grid pass
   Particles<Dim>& q = particles_;
-  // Sizes are the deck's: a checkpoint of another deck fails here instead of running on.
-  for_each_array(particle_arrays(*this), [&in](std::string_view name, auto& values) {
-    in.read_array_of_size(fmt::format("mpm.{}", name), values);
+  // Sizes are the deck's: a checkpoint of another deck fails here instead of running on. Across
+  // processes each holds the particles its box held when it was written (the driver checks the
+  // run's total).
+  const bool distributed = distributed_;
+  for_each_array(particle_arrays(*this), [&in, distributed](std::string_view name, auto& values) {
+    if (distributed) in.read_array(fmt::format("mpm.{}", name), values);
+    else in.read_array_of_size(fmt::format("mpm.{}", name), values);
   });
+  if (distributed_) size_particle_scratch();
   in.read_array_of_size("mpm.contact_impulse", contact_.pair_impulse);
   in.read_array_of_size("mpm.contact_slip", slip_history_.slip);
   in.read_value("mpm.contact_frictional_work", contact_.frictional_work);
@@ -926,6 +1072,7 @@ double MpmSimulation<Dim>::time_step_limit() const {
   const long n = static_cast<long>(particles_.size());
 #pragma omp parallel for schedule(static) reduction(max : v2)
   for (long p = 0; p < n; ++p) v2 = std::max(v2, particles_.velocity[p].squaredNorm());
+  if (distributed_) v2 = processes_.max(v2);
   return grid_.cell.minCoeff() / std::max(wave + std::sqrt(v2), 1e-300);
 }
 
@@ -933,11 +1080,18 @@ double MpmSimulation<Dim>::time_step_limit() const {
 
 template <int Dim>
 std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec) {
-  return std::make_unique<MpmSimulation<Dim>>(spec);
+  return std::make_unique<MpmSimulation<Dim>>(spec, parallel::Communicator::single());
+}
+
+template <int Dim>
+std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec, const parallel::Communicator& processes) {
+  return std::make_unique<MpmSimulation<Dim>>(spec, processes);
 }
 
 template std::unique_ptr<Simulation<2>> make_simulation<2>(const SimulationSpec&);
 template std::unique_ptr<Simulation<3>> make_simulation<3>(const SimulationSpec&);
+template std::unique_ptr<Simulation<2>> make_simulation<2>(const SimulationSpec&, const parallel::Communicator&);
+template std::unique_ptr<Simulation<3>> make_simulation<3>(const SimulationSpec&, const parallel::Communicator&);
 template double stable_time_step<2>(const SimulationSpec&, const std::vector<Vec<2>>&, double);
 template double stable_time_step<3>(const SimulationSpec&, const std::vector<Vec<3>>&, double);
 

@@ -7,11 +7,21 @@
 #include "tribo/core/simulation.hpp"
 #include "tribo/mpm/grid.hpp"
 #include "tribo/mpm/node_fields.hpp"
+#include "tribo/parallel/communicator.hpp"
 
 namespace tribo::mpm {
 
 template <int Dim>
 std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec);
+
+// The same solver on the processes of `processes` (docs/parallel.md): each owns the particles of
+// one box of a recursive coordinate bisection and works on the part of the grid they reach; nodal
+// sums are completed across processes before contact, particles migrate after the move, and
+// energy(), contact_force(), external_impulse(), check_health() and time_step_limit() are
+// collective (every process calls them, in the same order) and return the values of the whole
+// run. particles() holds this process's particles only. On one process it is make_simulation(spec).
+template <int Dim>
+std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec, const parallel::Communicator& processes);
 
 // Which velocity field each material uses, and the contact law between each pair of fields.
 struct FieldLayout {

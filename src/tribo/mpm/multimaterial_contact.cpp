@@ -110,7 +110,8 @@ template <int Dim>
 void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, const FieldLayout& layout,
                                  const MpmContactSpec& settings, double dt, ContactStage stage,
                                  ContactAccumulator<Dim>* accumulator, const NodeParticles<Dim>* around,
-                                 SlipHistory* history, const NodeMoments<Dim>* moments) {
+                                 SlipHistory* history, const NodeMoments<Dim>* moments,
+                                 const parallel::Communicator* processes) {
   const int F = nodes.fields;
   constexpr int kMaxFields = 16;
   const NodeContext<Dim> context{grid.cell, grid.cell_volume(), dt};
@@ -125,6 +126,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
   const long entries = static_cast<long>(nodes.mass.size());
 #pragma omp parallel for schedule(static) reduction(max : heaviest_node)
   for (long i = 0; i < entries; ++i) heaviest_node = std::max(heaviest_node, nodes.mass[i]);
+  if (processes != nullptr) heaviest_node = processes->max(heaviest_node);
   const double dust = 1e-10 * heaviest_node;
 
   const double* mass = nodes.mass.data();
@@ -149,7 +151,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
   // computed from the same state and applied together. Momentum is then conserved only to the
   // extent that the lumped partners share the changes (see docs/mpm-contact.md).
   const auto lumped_node = [&](long n, const int* active, int count, const Vec<Dim>& gradient_sum,
-                               std::vector<int>& labels) {
+                               std::vector<int>& labels, bool count_node) {
     const long base = n * F;
     Vec<Dim> change[kMaxFields];
     for (int k = 0; k < count; ++k) {
@@ -170,7 +172,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       }
       if (!r.in_contact) continue;
       change[k] = r.momentum_change_a;
-      if (record) {
+      if (record && count_node) {
         accumulator->pair_impulse[a * F + dominant] += r.momentum_change_a;
         accumulator->pair_impulse[dominant * F + a] -= r.momentum_change_a;
         accumulator->frictional_work += 0.5 * slip_work(r);  // each pair is seen from both sides
@@ -207,7 +209,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       const int count = collect(n, active, gradient_sum);
       if (count > 2) {
         if (record) records[n].kind = 2;
-        else lumped_node(n, active, count, gradient_sum, labels);  // adds to no sum
+        else lumped_node(n, active, count, gradient_sum, labels, false);  // adds to no sum
         continue;
       }
       int a = active[0], b = active[1];
@@ -235,9 +237,11 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
   }
   if (!record) return;
   std::vector<int> labels;
+  const char* counted = accumulator->counted_node.empty() ? nullptr : accumulator->counted_node.data();
   for (long n = 0; n < node_count; ++n) {
     const auto& rec = records[n];
-    if (rec.kind == 1) {
+    const bool count_node = counted == nullptr || counted[n];
+    if (rec.kind == 1 && count_node) {
       accumulator->pair_impulse[rec.a * F + rec.b] += rec.impulse_a;
       accumulator->pair_impulse[rec.b * F + rec.a] -= rec.impulse_a;
       accumulator->frictional_work += rec.work;
@@ -245,16 +249,18 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       int active[kMaxFields];
       Vec<Dim> gradient_sum;
       const int count = collect(n, active, gradient_sum);
-      lumped_node(n, active, count, gradient_sum, labels);
+      lumped_node(n, active, count, gradient_sum, labels, count_node);
     }
   }
 }
 
 template void apply_multimaterial_contact<2>(NodeFields<2>&, const Grid<2>&, const FieldLayout&,
                                              const MpmContactSpec&, double, ContactStage, ContactAccumulator<2>*,
-                                             const NodeParticles<2>*, SlipHistory*, const NodeMoments<2>*);
+                                             const NodeParticles<2>*, SlipHistory*, const NodeMoments<2>*,
+                                             const parallel::Communicator*);
 template void apply_multimaterial_contact<3>(NodeFields<3>&, const Grid<3>&, const FieldLayout&,
                                              const MpmContactSpec&, double, ContactStage, ContactAccumulator<3>*,
-                                             const NodeParticles<3>*, SlipHistory*, const NodeMoments<3>*);
+                                             const NodeParticles<3>*, SlipHistory*, const NodeMoments<3>*,
+                                             const parallel::Communicator*);
 
 }  // namespace tribo::mpm

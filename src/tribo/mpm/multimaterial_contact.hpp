@@ -11,6 +11,7 @@
 #include "tribo/mpm/mpm_simulation.hpp"
 #include "tribo/mpm/node_fields.hpp"
 #include "tribo/mpm/node_particles.hpp"
+#include "tribo/parallel/communicator.hpp"
 
 namespace tribo::mpm {
 
@@ -32,6 +33,10 @@ struct ContactAccumulator {
     double work = 0.0;
   };
   std::vector<NodeRecord> node_record;
+  // Across processes (docs/parallel.md): per node of this process's sub-grid, whether its impulses
+  // and work go into the sums above. Shared nodes are resolved identically by every process that
+  // holds them, and counted by the lowest of those ranks only; empty: every node counts.
+  std::vector<char> counted_node;
 
   void resize(int f) {
     fields = f;
@@ -60,6 +65,9 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
                                  ContactAccumulator<Dim>* accumulator,  // null: do not record
                                  const NodeParticles<Dim>* around = nullptr,  // for regression normals
                                  SlipHistory* history = nullptr,  // null: a sharp static-kinetic drop
-                                 const NodeMoments<Dim>* moments = nullptr);  // null: slip at the node
+                                 const NodeMoments<Dim>* moments = nullptr,  // null: slip at the node
+                                 // the processes sharing the grid (null: one): the dust threshold
+                                 // is the heaviest node of all, so shared nodes see one threshold
+                                 const parallel::Communicator* processes = nullptr);
 
 }  // namespace tribo::mpm

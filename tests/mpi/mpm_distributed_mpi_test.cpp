@@ -1,0 +1,153 @@
+// The MPM solver on 2 and 3 processes (ctest label mpi) against the same deck on one, step by step:
+// the example decks that have no crack and no option that is one-process only. Issue 16 asks for
+// the history within 1e-9 relative of the one-process run over the first 100 steps (more where
+// the bodies touch later); a fixed process count must repeat bit for bit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "tribo/io/deck_reader.hpp"
+#include "tribo/mpm/mpm_simulation.hpp"
+
+namespace tribo::mpm {
+namespace {
+
+using parallel::Communicator;
+
+// One case: an example deck, optionally with one text edit, and the steps to compare.
+struct Case {
+  std::string name;
+  std::string deck;
+  int steps = 100;
+  std::string edit_from, edit_to;  // empty: the deck as it is
+};
+void PrintTo(const Case& c, std::ostream* out) { *out << c.name; }
+
+// Relative agreement of the history: a process count changes only the order in which nodal sums
+// add particles' terms (round-off, 1e-16 relative per sum); 100 steps of an explicit scheme
+// amplify it by the number of steps times the contact's sensitivity, far below 1e-9 unless a
+// contact decision flips, which is what this test must catch.
+constexpr double kRelative = 1e-9;
+
+std::array<double, 4> parts(const EnergyBreakdown& e) { return {e.kinetic, e.strain, e.potential, e.frictional}; }
+
+template <int Dim>
+void compare_runs(const SimulationSpec& spec, const std::string& deck, int steps) {
+  const auto world = Communicator::world();
+  ASSERT_GT(world.size(), 1) << "run under mpiexec with 2 or more processes";
+  auto one = make_simulation<Dim>(spec);
+  auto many = make_simulation<Dim>(spec, world);
+  auto again = make_simulation<Dim>(spec, world);  // the same process count: bit for bit
+  ASSERT_EQ(one->dt(), many->dt()) << deck << ": the time step comes from every particle";
+  const long long total = world.sum(static_cast<long long>(many->particles().size()));
+  ASSERT_EQ(total, static_cast<long long>(one->particles().size())) << deck << ": every particle has one owner";
+  const int materials = static_cast<int>(spec.materials.size());
+  for (int step = 1; step <= steps; ++step) {
+    one->step();
+    many->step();
+    again->step();
+    many->check_health();
+    again->check_health();
+    const auto e1 = parts(one->energy()), en = parts(many->energy()), ea = parts(again->energy());
+    // Scale: the largest energy of the run so far (the potential starts at 0, friction too).
+    double scale = 0.0;
+    for (double v : e1) scale += std::abs(v);
+    for (int k = 0; k < 4; ++k) {
+      ASSERT_LE(std::abs(en[k] - e1[k]), kRelative * scale + 1e-300)
+          << deck << ": energy term " << k << " at step " << step << " on " << world.size() << " processes";
+      ASSERT_EQ(std::memcmp(&en[k], &ea[k], sizeof(double)), 0) << deck << ": not repeatable at step " << step;
+    }
+    for (int a = 0; a < materials; ++a)
+      for (int b = 0; b < materials; ++b) {
+        const Vec3 f1 = one->contact_force(a, b), fn = many->contact_force(a, b), fa = again->contact_force(a, b);
+        ASSERT_LE((fn - f1).norm(), kRelative * std::max(f1.norm(), 1.0) + 1e-300)
+            << deck << ": contact force " << a << "-" << b << " at step " << step;
+        ASSERT_EQ(fn, fa) << deck << ": contact force not repeatable at step " << step;
+      }
+    const Vec3 i1 = one->external_impulse(), in = many->external_impulse();
+    ASSERT_LE((in - i1).norm(), kRelative * std::max(i1.norm(), 1e-12)) << deck << ": external impulse at step " << step;
+    ASSERT_NEAR(many->time_step_limit(), one->time_step_limit(), kRelative * one->time_step_limit()) << deck;
+  }
+  // Each process's particles against the one-process run's, found by their reference position.
+  const auto key = [](const Vec<Dim>& x) {
+    std::array<double, Dim> k;
+    for (int d = 0; d < Dim; ++d) k[d] = x[d];
+    return k;
+  };
+  std::map<std::array<double, Dim>, std::size_t> index;
+  const Particles<Dim>& all = one->particles();
+  double speed = 0.0;
+  for (std::size_t p = 0; p < all.size(); ++p) {
+    index.emplace(key(all.reference_position[p]), p);
+    speed = std::max(speed, all.velocity[p].norm());
+  }
+  const double length = (spec.mpm.grid_max - spec.mpm.grid_min).norm();
+  const Particles<Dim>& mine = many->particles();
+  for (std::size_t p = 0; p < mine.size(); ++p) {
+    const auto found = index.find(key(mine.reference_position[p]));
+    ASSERT_NE(found, index.end()) << deck << ": a particle of no one-process run";
+    const std::size_t q = found->second;
+    ASSERT_LE((mine.position[p] - all.position[q]).norm(), kRelative * length) << deck << ": particle position";
+    ASSERT_LE((mine.velocity[p] - all.velocity[q]).norm(), kRelative * std::max(speed, 1.0)) << deck;
+  }
+}
+
+class DistributedMpm : public ::testing::TestWithParam<Case> {};
+
+TEST_P(DistributedMpm, HistoryWithinOneBillionthOfOneProcessAndRepeatable) {
+  const Case& c = GetParam();
+  const std::string path = std::string(TRIBO_SOURCE_DIR) + "/examples/" + c.deck;
+  SimulationSpec spec;
+  if (c.edit_from.empty()) {
+    spec = io::read_deck(path);
+  } else {
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = text.find(c.edit_from);
+    ASSERT_NE(at, std::string::npos) << c.deck << " no longer holds " << c.edit_from;
+    text.replace(at, c.edit_from.size(), c.edit_to);
+    spec = io::parse_deck(text, c.name);
+  }
+  if (spec.dimension == 2) compare_runs<2>(spec, c.name, c.steps);
+  else compare_runs<3>(spec, c.name, c.steps);
+}
+
+// USL with the displacement check against a rigid floor (and the same block moved to the middle of
+// the floor, where a cut between 2 processes goes through it and its contact), USL with the
+// position check between two deformable disks (300 steps: they touch at step ~140), rolling on a
+// rigid floor, MUSL with a deformable ring, 3D MUSL. Each deck's bodies are cut by the boxes of 2
+// and 3 processes: without the halo sum every case but the block at the floor's end fails on 2.
+INSTANTIATE_TEST_SUITE_P(
+    ExampleDecks, DistributedMpm,
+    ::testing::Values(Case{"incline", "incline.yaml", 100, "", ""},
+                      Case{"incline_block_mid_floor", "incline.yaml", 100, "min: [0.1, 0.1], max: [0.2, 0.15]",
+                           "min: [0.45, 0.1], max: [0.55, 0.15]"},
+                      Case{"oblique_disks", "oblique-disks.yaml", 300, "", ""},
+                      Case{"rolling_cylinder", "rolling-cylinder.yaml", 100, "", ""},
+                      Case{"ring_cloud", "ring-cloud.yaml", 100, "", ""},
+                      Case{"gear_press", "gear-press.yaml", 100, "", ""}),
+    [](const auto& info) { return info.param.name; });
+
+// What one process alone can run says so when asked to run on several.
+TEST(DistributedMpm, CracksOnSeveralProcessesAreRefusedByName) {
+  const SimulationSpec spec = io::read_deck(std::string(TRIBO_SOURCE_DIR) + "/examples/cracked-plate.yaml");
+  try {
+    make_simulation<2>(spec, Communicator::world());
+    FAIL() << "cracks on several processes must be refused";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("mpm.cracks"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tribo::mpm
