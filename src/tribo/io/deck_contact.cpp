@@ -43,17 +43,21 @@ void sin_cos_degrees(double degrees, double& s, double& c) {
 
 }  // namespace
 
+std::vector<std::string_view> contact_law_keys() {
+  std::vector<std::string_view> keys{"law"};
+  for (const contact::ContactLawKey& key : contact::kContactLawKeys) keys.push_back(key.key);
+  return keys;
+}
+
 ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
                                 std::string_view owner) {
   ContactLawSpec spec;
   spec.law = choice(map, "law", kContactLawNames, "contact law", default_law);
   const bool law_given = map.has("law");
-  if (spec.law != ContactLaw::Coulomb)
-    for (std::string_view key : {"friction", "static_friction", "slip_weakening_distance", "adhesion"})
-      reject_unused(map, key, spec.law, law_given, owner, "coulomb");
-  if (spec.law != ContactLaw::ImperfectInterface)
-    for (std::string_view key : {"normal_stiffness", "tangential_stiffness"})
-      reject_unused(map, key, spec.law, law_given, owner, "imperfect-interface");
+  const contact::ContactLawDescriptor& descriptor = contact::descriptor_of(spec.law);
+  for (const contact::ContactLawKey& key : contact::kContactLawKeys)
+    if (!descriptor.reads(key.key))
+      reject_unused(map, key.key, spec.law, law_given, owner, contact::first_law_reading(key.key));
 
   spec.friction = non_negative(map, "friction", 0.0);
   spec.static_friction = map.optional_number("static_friction");
@@ -72,6 +76,8 @@ ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
   spec.adhesion = non_negative(map, "adhesion", 0.0);
   spec.normal_stiffness = non_negative(map, "normal_stiffness", 0.0);
   spec.tangential_stiffness = non_negative(map, "tangential_stiffness", 0.0);
+  if (spec.law == ContactLaw::VelocityWeakening)
+    spec.weakening_velocity = required_positive(map, "weakening_velocity");
   return spec;
 }
 
