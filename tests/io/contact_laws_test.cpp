@@ -53,8 +53,16 @@ std::vector<std::vector<std::string>> table_after(const std::string& heading) {
   return rows;
 }
 
+// prefix + word + suffix, built by appending (GCC 12 warns, falsely, on "x" + std::string(...)).
+std::string wrapped(std::string_view prefix, std::string_view word, std::string_view suffix) {
+  std::string out(prefix);
+  out.append(word);
+  out.append(suffix);
+  return out;
+}
+
 const std::vector<std::string>* row_of(const std::vector<std::vector<std::string>>& rows, std::string_view key) {
-  const std::string quoted = "`" + std::string(key) + "`";
+  const std::string quoted = wrapped("`", key, "`");
   for (const auto& row : rows)
     if (!row.empty() && row[0] == quoted) return &row;
   return nullptr;
@@ -70,17 +78,18 @@ TEST(ContactLawDescriptors, DocsLawTableHasEveryKeyWithItsRuleUnitDefaultAndLaws
     EXPECT_EQ((*row)[2], key.unit) << key.key;
     EXPECT_EQ((*row)[3], key.default_value) << key.key;
     // The meaning names every law that reads the key.
-    for (const contact::ContactLawDescriptor& law : contact::kContactLaws)
-      if (law.reads(key.key))
-        EXPECT_NE((*row)[4].find("`" + std::string(law.name) + "`"), std::string::npos)
-            << "`" << key.key << "` does not name law " << law.name;
+    for (const contact::ContactLawDescriptor& law : contact::kContactLaws) {
+      if (!law.reads(key.key)) continue;
+      EXPECT_NE((*row)[4].find(wrapped("`", law.name, "`")), std::string::npos)
+          << "`" << key.key << "` does not name law " << law.name;
+    }
   }
   // The `law` row lists exactly the laws, in order.
   const std::vector<std::string>* law_row = row_of(rows, "law");
   ASSERT_NE(law_row, nullptr);
   std::string names;
   for (const contact::ContactLawDescriptor& law : contact::kContactLaws)
-    names += (names.empty() ? "`" : ", `") + std::string(law.name) + "`";
+    names += wrapped(names.empty() ? "`" : ", `", law.name, "`");
   EXPECT_EQ(law_row->back(), names);
   // No row of the table is a key the descriptors do not know.
   for (const auto& row : rows) {
@@ -97,7 +106,7 @@ TEST(ContactLawDescriptors, DocsPdContactTableListsThePdLaws) {
   const std::vector<std::string>* law_row = row_of(rows, "law");
   ASSERT_NE(law_row, nullptr);
   for (const contact::ContactLawDescriptor& law : contact::kContactLaws) {
-    const bool listed = (*law_row)[1].find("`" + std::string(law.name) + "`") != std::string::npos;
+    const bool listed = (*law_row)[1].find(wrapped("`", law.name, "`")) != std::string::npos;
     EXPECT_EQ(listed, law.pd) << law.name;
   }
   EXPECT_NE(row_of(rows, "weakening_velocity"), nullptr);
@@ -106,7 +115,7 @@ TEST(ContactLawDescriptors, DocsPdContactTableListsThePdLaws) {
 TEST(ContactLawDescriptors, FuzzDictionaryHoldsEveryLawNameAndKey) {
   const std::string dict = read_text(fs::path(TRIBO_SOURCE_DIR) / "fuzz" / "deck.dict");
   auto has = [&](std::string_view word) {
-    return dict.find("\n\"" + std::string(word) + "\"\n") != std::string::npos;
+    return dict.find(wrapped("\n\"", word, "\"\n")) != std::string::npos;
   };
   EXPECT_TRUE(has("law"));
   for (const contact::ContactLawDescriptor& law : contact::kContactLaws)
@@ -133,14 +142,14 @@ mpm:
   for (const contact::ContactLawDescriptor& law : contact::kContactLaws)
     for (const contact::ContactLawKey& key : contact::kContactLawKeys) {
       if (law.reads(key.key)) continue;
-      std::string pair = "      - {materials: [block, floor], law: " + std::string(law.name) +
-                         (law.reads("weakening_velocity") ? ", weakening_velocity: 0.1" : "") + ", " +
-                         std::string(key.key) + ": 0.5}\n";
+      std::string pair = wrapped("      - {materials: [block, floor], law: ", law.name, "");
+      if (law.reads("weakening_velocity")) pair += ", weakening_velocity: 0.1";
+      pair += wrapped(", ", key.key, ": 0.5}\n");
       try {
         parse_deck(head + pair, "law.yaml");
         ADD_FAILURE() << law.name << " accepted " << key.key;
       } catch (const DeckError& e) {
-        EXPECT_NE(std::string(e.what()).find("is not used by law '" + std::string(law.name) + "'"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find(wrapped("is not used by law '", law.name, "'")), std::string::npos)
             << e.what();
       }
     }
