@@ -60,11 +60,8 @@ PdContact<Dim>::PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodi
       list_(list_radius(pd), skin_fraction * list_radius(pd)) {
   if (contact_model_ == PdContactModel::Smoothed)
     calibration_ = calibrate_smoothed_surface<Dim>(pd.contact.radius_in_spacings());
-  ContactLawSpec law;
-  law.friction = pd.contact.friction;
-  law.static_friction = pd.contact.static_friction;
-  law.adhesion = pd.contact.adhesion;
-  law_.coulomb = contact::CoulombFriction::from_spec(law);
+  law_.coulomb = contact::CoulombFriction::from_coefficients(
+      pd.contact.friction, pd.contact.static_friction, pd.contact.adhesion);
   law_.regularization_velocity = pd.contact.regularization_velocity;
   if (model_ == FrictionModel::None) law_.coulomb = contact::CoulombFriction{};
   law_.exact_stick = law_.coulomb.static_coefficient > law_.coulomb.kinetic;
