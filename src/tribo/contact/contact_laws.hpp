@@ -5,28 +5,46 @@
 // the fuzz dictionary (tests/io checks it holds every name and key) derive from this table: a new
 // law adds one row to kContactLaws and, for a key of its own, one row to kContactLawKeys.
 #include <array>
+#include <optional>
 #include <string_view>
 
 #include "tribo/core/simulation_spec.hpp"
 
 namespace tribo::contact {
 
+// How the reader checks a key's value (the type column of docs/deck.md says the same in words).
+enum class LawKeyRule {
+  NonNegative,       // >= 0; absent = 0
+  AtLeastFriction,   // >= friction, or null; absent = not given
+  NeedsStaticAbove,  // >= 0, only with static_friction > friction; absent = not given
+  RequiredPositive,  // > 0 and required by every law that reads it
+};
+
 struct ContactLawKey {
   std::string_view key;
   std::string_view rule;           // the type column of docs/deck.md
   std::string_view unit;           // the unit column ("—": dimensionless)
   std::string_view default_value;  // the default column
+  LawKeyRule check = LawKeyRule::NonNegative;
+  // Where the value lives in ContactLawSpec: a number, or a number that may be "not given".
+  double ContactLawSpec::*number = nullptr;
+  std::optional<double> ContactLawSpec::*optional = nullptr;
 };
 
 // Every key a law may read, in the order the deck reader checks and the writer writes them.
 inline constexpr std::array<ContactLawKey, 7> kContactLawKeys{{
-    {"friction", "number >= 0", "—", "`0`"},
-    {"static_friction", "number >= `friction`, or `null`", "—", "not given (= `friction`)"},
-    {"slip_weakening_distance", "number >= 0", "m", "1% of the smallest cell size"},
-    {"adhesion", "number >= 0", "Pa", "`0`"},
-    {"normal_stiffness", "number >= 0", "Pa/m", "`0`"},
-    {"tangential_stiffness", "number >= 0", "Pa/m", "`0`"},
-    {"weakening_velocity", "number > 0", "m/s", "**required** with `velocity-weakening`"},
+    {"friction", "number >= 0", "—", "`0`", LawKeyRule::NonNegative, &ContactLawSpec::friction, nullptr},
+    {"static_friction", "number >= `friction`, or `null`", "—", "not given (= `friction`)",
+     LawKeyRule::AtLeastFriction, nullptr, &ContactLawSpec::static_friction},
+    {"slip_weakening_distance", "number >= 0", "m", "1% of the smallest cell size", LawKeyRule::NeedsStaticAbove,
+     nullptr, &ContactLawSpec::slip_weakening_distance},
+    {"adhesion", "number >= 0", "Pa", "`0`", LawKeyRule::NonNegative, &ContactLawSpec::adhesion, nullptr},
+    {"normal_stiffness", "number >= 0", "Pa/m", "`0`", LawKeyRule::NonNegative, &ContactLawSpec::normal_stiffness,
+     nullptr},
+    {"tangential_stiffness", "number >= 0", "Pa/m", "`0`", LawKeyRule::NonNegative,
+     &ContactLawSpec::tangential_stiffness, nullptr},
+    {"weakening_velocity", "number > 0", "m/s", "**required** with `velocity-weakening`",
+     LawKeyRule::RequiredPositive, &ContactLawSpec::weakening_velocity, nullptr},
 }};
 
 struct ContactLawDescriptor {

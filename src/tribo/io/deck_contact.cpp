@@ -59,25 +59,36 @@ ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
     if (!descriptor.reads(key.key))
       reject_unused(map, key.key, spec.law, law_given, owner, contact::first_law_reading(key.key));
 
-  spec.friction = non_negative(map, "friction", 0.0);
-  spec.static_friction = map.optional_number("static_friction");
-  if (spec.static_friction && !(*spec.static_friction >= spec.friction))
-    map.get("static_friction")
-        ->fail(fmt::format("static_friction ({}) must be >= friction ({}): static friction is "
-                           "never below kinetic friction",
-                           *spec.static_friction, spec.friction));
-  if (map.has("slip_weakening_distance")) {
-    spec.slip_weakening_distance = non_negative(map, "slip_weakening_distance", 0.0);
-    if (!spec.static_friction || *spec.static_friction == spec.friction)
-      map.get("slip_weakening_distance")
-          ->fail("'slip_weakening_distance' needs a static_friction above friction: it is the slip "
-                 "over which the static coefficient falls to the kinetic one");
+  // Each key by its rule (contact/contact_laws.hpp), in the table's order: the first error wins.
+  for (const contact::ContactLawKey& key : contact::kContactLawKeys) {
+    switch (key.check) {
+      case contact::LawKeyRule::NonNegative:
+        spec.*key.number = non_negative(map, key.key, 0.0);
+        break;
+      case contact::LawKeyRule::AtLeastFriction: {
+        std::optional<double>& value = spec.*key.optional;
+        value = map.optional_number(key.key);
+        if (value && !(*value >= spec.friction))
+          map.get(key.key)->fail(fmt::format("{} ({}) must be >= friction ({}): static friction is "
+                                             "never below kinetic friction",
+                                             key.key, *value, spec.friction));
+        break;
+      }
+      case contact::LawKeyRule::NeedsStaticAbove:
+        if (map.has(key.key)) {
+          spec.*key.optional = non_negative(map, key.key, 0.0);
+          if (!spec.static_friction || *spec.static_friction == spec.friction)
+            map.get(key.key)->fail(fmt::format(
+                "'{}' needs a static_friction above friction: it is the slip over which the static "
+                "coefficient falls to the kinetic one",
+                key.key));
+        }
+        break;
+      case contact::LawKeyRule::RequiredPositive:
+        if (descriptor.reads(key.key)) spec.*key.number = required_positive(map, key.key);
+        break;
+    }
   }
-  spec.adhesion = non_negative(map, "adhesion", 0.0);
-  spec.normal_stiffness = non_negative(map, "normal_stiffness", 0.0);
-  spec.tangential_stiffness = non_negative(map, "tangential_stiffness", 0.0);
-  if (spec.law == ContactLaw::VelocityWeakening)
-    spec.weakening_velocity = required_positive(map, "weakening_velocity");
   return spec;
 }
 

@@ -66,30 +66,16 @@ void emit_shape(YAML::Emitter& out, const Shape& shape, int dimension) {
   out << YAML::EndMap;
 }
 
-// The value of a law key (contact/contact_laws.hpp) in `law`; false when it is not given.
-bool law_value(const ContactLawSpec& law, std::string_view key, double& value) {
-  const std::optional<double> given =
-      key == "friction"                  ? std::optional<double>(law.friction)
-      : key == "static_friction"         ? law.static_friction
-      : key == "slip_weakening_distance" ? law.slip_weakening_distance
-      : key == "adhesion"                ? std::optional<double>(law.adhesion)
-      : key == "normal_stiffness"        ? std::optional<double>(law.normal_stiffness)
-      : key == "tangential_stiffness"    ? std::optional<double>(law.tangential_stiffness)
-      : key == "weakening_velocity"      ? std::optional<double>(law.weakening_velocity)
-                                         : std::nullopt;
-  if (given) value = *given;
-  return given.has_value();
-}
-
 // Inside an open mapping: the law and the keys that law reads (the reader rejects the others),
 // from the law's descriptor.
 void emit_law(YAML::Emitter& out, const ContactLawSpec& law) {
   out << YAML::Key << "law" << YAML::Value << name(law.law, kContactLawNames);
   const contact::ContactLawDescriptor& descriptor = contact::descriptor_of(law.law);
-  for (std::string_view key : descriptor.keys) {
-    double value = 0.0;
-    if (key.empty() || !law_value(law, key, value)) continue;
-    out << YAML::Key << std::string(key) << YAML::Value << number(value);
+  for (const contact::ContactLawKey& key : contact::kContactLawKeys) {
+    if (!descriptor.reads(key.key)) continue;
+    const std::optional<double> value =
+        key.number != nullptr ? std::optional<double>(law.*key.number) : law.*key.optional;
+    if (value) out << YAML::Key << std::string(key.key) << YAML::Value << number(*value);
   }
 }
 
