@@ -45,6 +45,8 @@ void expect_same_law(const ContactLawSpec& a, const ContactLawSpec& b) {
   EXPECT_EQ(a.adhesion, b.adhesion);
   EXPECT_EQ(a.normal_stiffness, b.normal_stiffness);
   EXPECT_EQ(a.tangential_stiffness, b.tangential_stiffness);
+  EXPECT_EQ(a.slip_weakening_distance, b.slip_weakening_distance);
+  EXPECT_EQ(a.weakening_velocity, b.weakening_velocity);
 }
 
 // Field by field, with exact equality: the writer must not round any number.
@@ -125,6 +127,9 @@ void expect_same_spec(const SimulationSpec& a, const SimulationSpec& b) {
   EXPECT_EQ(pa.contact.static_friction, pb.contact.static_friction);
   EXPECT_EQ(pa.contact.adhesion, pb.contact.adhesion);
   EXPECT_EQ(pa.contact.regularization_velocity, pb.contact.regularization_velocity);
+  EXPECT_EQ(pa.contact.weakening_distance, pb.contact.weakening_distance);
+  EXPECT_EQ(pa.contact.law, pb.contact.law);
+  EXPECT_EQ(pa.contact.weakening_velocity, pb.contact.weakening_velocity);
   EXPECT_EQ(pa.surface_correction, pb.surface_correction);
   EXPECT_EQ(pa.partial_volume, pb.partial_volume);
   EXPECT_EQ(pa.damping, pb.damping);

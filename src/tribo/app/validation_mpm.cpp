@@ -14,28 +14,19 @@
 
 namespace tribo::app {
 
-namespace {
-
 namespace fs = std::filesystem;
 
-// A deck's history, run into a scratch folder without VTK frames.
-struct History {
-  std::vector<std::string> columns;
-  std::vector<std::vector<double>> rows;
-  SimulationSpec spec;
+std::vector<double> History::column(const std::string& name) const {
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    if (columns[c] == name) {
+      std::vector<double> values;
+      for (const auto& row : rows) values.push_back(row[c]);
+      return values;
+    }
+  throw std::runtime_error("validation: no history column " + name);
+}
 
-  std::vector<double> column(const std::string& name) const {
-    for (std::size_t c = 0; c < columns.size(); ++c)
-      if (columns[c] == name) {
-        std::vector<double> values;
-        for (const auto& row : rows) values.push_back(row[c]);
-        return values;
-      }
-    throw std::runtime_error("validation: no history column " + name);
-  }
-};
-
-History run_example(const std::string& deck, const std::function<void(SimulationSpec&)>& change = {}) {
+History run_example(const std::string& deck, const std::function<void(SimulationSpec&)>& change) {
   History h;
   h.spec = load_example(deck);
   if (change) change(h.spec);
@@ -52,6 +43,8 @@ History run_example(const std::string& deck, const std::function<void(Simulation
   fs::remove_all(dir);
   return h;
 }
+
+namespace {
 
 double gravity_angle(const SimulationSpec& spec) { return std::atan2(spec.gravity.x(), -spec.gravity.y()); }
 
@@ -261,6 +254,8 @@ void add_mpm_validation_problems(std::vector<ValidationProblem>& problems) {
   problems.push_back({"rolling-disk-speed", "disk launched without spin: rolling speed (2/3) v0", rolling_disk_speed});
   problems.push_back({"rolling-disk-surface", "the same with contact.slip: surface: deceleration, speed, energy",
                       rolling_disk_surface});
+  problems.push_back({"velocity-weakening", "block slowing down on a floor, mu(v) = 0.2 + 0.2 exp(-v / 0.2 m/s): t(v)",
+                      [] { return velocity_weakening_slowdown("validation/velocity-weakening.yaml", "velocity-weakening"); }});
 }
 
 }  // namespace tribo::app

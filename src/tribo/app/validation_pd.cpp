@@ -320,6 +320,12 @@ void add_pd_validation_problems(std::vector<ValidationProblem>& problems) {
   problems.push_back({"pd-static-rest",
                       "PD block on an incline with static friction above tan th rests; below it slides",
                       [] { return static_rest(true); }, [] { return static_rest(false); }});
+  problems.push_back({"pd-velocity-weakening",
+                      "PD block slowing down on a floor, mu(v) = 0.2 + 0.2 exp(-v / 0.2 m/s): t(v)",
+                      [] {
+                        return velocity_weakening_slowdown("validation/velocity-weakening-pd.yaml",
+                                                           "pd-velocity-weakening");
+                      }});
   problems.push_back({"pd-rolling-disk",
                       "PD disk launched without spin on a floor rolls at 2/3 of its speed",
                       rolling_disk});

@@ -49,6 +49,21 @@ std::filesystem::path examples_directory();
 // Reads examples/NAME, for validation runs.
 SimulationSpec load_example(const std::string& name);
 
+// A deck's history, run into a scratch folder without VTK frames.
+struct History {
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+  SimulationSpec spec;
+
+  std::vector<double> column(const std::string& name) const;
+};
+// Runs examples/DECK (after `change`, when given) and reads its history.csv (validation_mpm.cpp).
+History run_example(const std::string& deck, const std::function<void(SimulationSpec&)>& change = {});
+
+// Issue 15: the block of DECK (MPM or PD) launched on a flat floor under velocity-weakening
+// friction slows down as the closed form t(v) says (validation_velocity_weakening.cpp).
+std::vector<ValidationRow> velocity_weakening_slowdown(const std::string& deck, const std::string& problem);
+
 // Problems by method, registered in validation_problems().
 void add_mpm_validation_problems(std::vector<ValidationProblem>& problems);
 void add_pd_validation_problems(std::vector<ValidationProblem>& problems);

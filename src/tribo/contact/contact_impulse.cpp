@@ -44,13 +44,7 @@ ImpulseOutcome<Dim> coulomb_impulse(const ImpulseSplit<Dim>& split, const Vec<Di
                                     const CoulombFriction& friction, double area_time, double reduced_mass) {
   // Nairn et al. 2018 / NairnMPM CoulombFriction: normal impulse N dt = -s_n (> 0 in contact);
   // stick if s_t <= mu_s N dt + A Ac dt, else slide with S = mu_k N dt + A Ac dt.
-  const TangentialResponse response = friction.resolve(-split.normal, split.tangential, area_time);
-  ImpulseOutcome<Dim> out;
-  out.tangential = response.magnitude;
-  out.sticking = response.sticking;
-  out.impulse = split.normal * unit_normal + out.tangential * split.tangent;
-  out.frictional_work = tangential_dissipation(split.tangential, out.tangential, reduced_mass);
-  return out;
+  return friction_impulse<Dim>(split, unit_normal, friction, area_time, reduced_mass);
 }
 
 template ImpulseSplit<2> split_impulse<2>(const Vec<2>&, const Vec<2>&);

@@ -17,6 +17,7 @@
 // S (s_t - S) / m_red is the work of the sliding force over the relative slide and differs from it
 // by S^2 / (2 m_red), the kinetic energy of the relative tangential velocity the friction removes.
 #include "tribo/contact/coulomb_friction.hpp"
+#include "tribo/contact/velocity_weakening_friction.hpp"
 #include "tribo/core/types.hpp"
 
 namespace tribo::contact {
@@ -56,6 +57,23 @@ ImpulseOutcome<Dim> stick_impulse(const ImpulseSplit<Dim>& split, const Vec<Dim>
 
 // Coulomb with static/kinetic coefficients and adhesion: the normal impulse N dt = -s_n, the
 // tangential limit from CoulombFriction::resolve with area = Ac dt (m^2 s); dp = s_n n + S t.
+// Any friction law of contact/ in impulse form: the normal impulse N dt = -s_n, the tangential
+// limit from law.resolve(N dt, s_t, Ac dt, v) with v = s_t / m_red the trial relative tangential
+// speed (the relative tangential velocity without the impulse; velocity_weakening_friction.hpp);
+// dp = s_n n + S t. The Coulomb law ignores v (coulomb_impulse is this with CoulombFriction).
+template <int Dim, class Law>
+ImpulseOutcome<Dim> friction_impulse(const ImpulseSplit<Dim>& split, const Vec<Dim>& unit_normal, const Law& law,
+                                     double area_time, double reduced_mass) {
+  const double slip_speed = reduced_mass > 0.0 ? split.tangential / reduced_mass : 0.0;
+  const TangentialResponse response = law.resolve(-split.normal, split.tangential, area_time, slip_speed);
+  ImpulseOutcome<Dim> out;
+  out.tangential = response.magnitude;
+  out.sticking = response.sticking;
+  out.impulse = split.normal * unit_normal + out.tangential * split.tangent;
+  out.frictional_work = tangential_dissipation(split.tangential, out.tangential, reduced_mass);
+  return out;
+}
+
 template <int Dim>
 ImpulseOutcome<Dim> coulomb_impulse(const ImpulseSplit<Dim>& split, const Vec<Dim>& unit_normal,
                                     const CoulombFriction& friction, double area_time, double reduced_mass);

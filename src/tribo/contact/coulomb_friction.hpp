@@ -43,6 +43,11 @@ struct CoulombFriction {
   // With mu_s >= mu_k the sliding load is always below the trial load, so sliding never reverses
   // the relative tangential motion.
   TangentialResponse resolve(double normal, double trial_tangential, double area) const;
+  // The same for callers generic over the friction law (contact_impulse.hpp friction_impulse):
+  // Coulomb's second law, the slip speed does not matter.
+  TangentialResponse resolve(double normal, double trial_tangential, double area, double /*slip_speed*/) const {
+    return resolve(normal, trial_tangential, area);
+  }
 
   // Linear slip-weakening (Ida 1972, J. Geophys. Res. 77:3796; Palmer and Rice 1973, Proc. R.
   // Soc. A 332:527): after a slip `slip` since the interface last stuck, both limits are

@@ -35,7 +35,8 @@ struct BoundaryConditionSpec {
 };
 
 // A contact law between two materials (MPM), on a crack, or between PD bodies.
-enum class ContactLaw { Frictionless, Stick, Coulomb, ImperfectInterface };
+// VelocityWeakening: mu(v) = mu_k + (mu_s - mu_k) exp(-|v| / v_c) (contact/velocity_weakening_friction.hpp).
+enum class ContactLaw { Frictionless, Stick, Coulomb, ImperfectInterface, VelocityWeakening };
 
 struct ContactLawSpec {
   ContactLaw law = ContactLaw::Coulomb;
@@ -47,6 +48,7 @@ struct ContactLawSpec {
   double adhesion = 0.0;                  // Pa, the A of f = mu N + A (per contact area)
   double normal_stiffness = 0.0;          // Pa/m, imperfect interface D_n
   double tangential_stiffness = 0.0;      // Pa/m, imperfect interface D_t
+  double weakening_velocity = 0.0;        // m/s, v_c of velocity-weakening (> 0 with that law)
 };
 
 struct ContactPairSpec {
@@ -136,6 +138,10 @@ struct PdContactSpec {
     return model == PdContactModel::Smoothed ? 1.0 : 15.0;
   }
   FrictionModel friction_model = FrictionModel::Objective;
+  // The friction law of every pair: coulomb (the keys below) or velocity-weakening (those keys
+  // and weakening_velocity; contact/velocity_weakening_friction.hpp). No other law.
+  ContactLaw law = ContactLaw::Coulomb;
+  double weakening_velocity = 0.0;  // m/s, v_c of velocity-weakening
   double friction = 0.0;
   std::optional<double> static_friction;
   // Slip (m) over which a point's friction weakens from static to kinetic once it slides (as

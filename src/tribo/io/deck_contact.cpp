@@ -43,35 +43,52 @@ void sin_cos_degrees(double degrees, double& s, double& c) {
 
 }  // namespace
 
+std::vector<std::string_view> contact_law_keys() {
+  std::vector<std::string_view> keys{"law"};
+  for (const contact::ContactLawKey& key : contact::kContactLawKeys) keys.push_back(key.key);
+  return keys;
+}
+
 ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
                                 std::string_view owner) {
   ContactLawSpec spec;
   spec.law = choice(map, "law", kContactLawNames, "contact law", default_law);
   const bool law_given = map.has("law");
-  if (spec.law != ContactLaw::Coulomb)
-    for (std::string_view key : {"friction", "static_friction", "slip_weakening_distance", "adhesion"})
-      reject_unused(map, key, spec.law, law_given, owner, "coulomb");
-  if (spec.law != ContactLaw::ImperfectInterface)
-    for (std::string_view key : {"normal_stiffness", "tangential_stiffness"})
-      reject_unused(map, key, spec.law, law_given, owner, "imperfect-interface");
+  const contact::ContactLawDescriptor& descriptor = contact::descriptor_of(spec.law);
+  for (const contact::ContactLawKey& key : contact::kContactLawKeys)
+    if (!descriptor.reads(key.key))
+      reject_unused(map, key.key, spec.law, law_given, owner, contact::first_law_reading(key.key));
 
-  spec.friction = non_negative(map, "friction", 0.0);
-  spec.static_friction = map.optional_number("static_friction");
-  if (spec.static_friction && !(*spec.static_friction >= spec.friction))
-    map.get("static_friction")
-        ->fail(fmt::format("static_friction ({}) must be >= friction ({}): static friction is "
-                           "never below kinetic friction",
-                           *spec.static_friction, spec.friction));
-  if (map.has("slip_weakening_distance")) {
-    spec.slip_weakening_distance = non_negative(map, "slip_weakening_distance", 0.0);
-    if (!spec.static_friction || *spec.static_friction == spec.friction)
-      map.get("slip_weakening_distance")
-          ->fail("'slip_weakening_distance' needs a static_friction above friction: it is the slip "
-                 "over which the static coefficient falls to the kinetic one");
+  // Each key by its rule (contact/contact_laws.hpp), in the table's order: the first error wins.
+  for (const contact::ContactLawKey& key : contact::kContactLawKeys) {
+    switch (key.check) {
+      case contact::LawKeyRule::NonNegative:
+        spec.*key.number = non_negative(map, key.key, 0.0);
+        break;
+      case contact::LawKeyRule::AtLeastFriction: {
+        std::optional<double>& value = spec.*key.optional;
+        value = map.optional_number(key.key);
+        if (value && !(*value >= spec.friction))
+          map.get(key.key)->fail(fmt::format("{} ({}) must be >= friction ({}): static friction is "
+                                             "never below kinetic friction",
+                                             key.key, *value, spec.friction));
+        break;
+      }
+      case contact::LawKeyRule::NeedsStaticAbove:
+        if (map.has(key.key)) {
+          spec.*key.optional = non_negative(map, key.key, 0.0);
+          if (!spec.static_friction || *spec.static_friction == spec.friction)
+            map.get(key.key)->fail(fmt::format(
+                "'{}' needs a static_friction above friction: it is the slip over which the static "
+                "coefficient falls to the kinetic one",
+                key.key));
+        }
+        break;
+      case contact::LawKeyRule::RequiredPositive:
+        if (descriptor.reads(key.key)) spec.*key.number = required_positive(map, key.key);
+        break;
+    }
   }
-  spec.adhesion = non_negative(map, "adhesion", 0.0);
-  spec.normal_stiffness = non_negative(map, "normal_stiffness", 0.0);
-  spec.tangential_stiffness = non_negative(map, "tangential_stiffness", 0.0);
   return spec;
 }
 

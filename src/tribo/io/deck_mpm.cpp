@@ -56,7 +56,7 @@ void read_normal_angles(const DeckNode& node, int dimension, MpmContactSpec& con
 void read_pairs(const DeckNode& node, const SimulationSpec& spec, MpmContactSpec& contact) {
   std::vector<int> lines;  // where each pair was given, for the duplicate message
   for (const DeckNode& item : node.items()) {
-    std::vector<std::string_view> keys = kContactLawKeys;
+    std::vector<std::string_view> keys = contact_law_keys();
     keys.push_back("materials");
     const DeckMap map = item.map(keys);
     const DeckNode materials = map.require("materials");
@@ -107,7 +107,7 @@ void read_cracks(const DeckNode& node, const SimulationSpec& spec, MpmSpec& mpm)
   if (spec.dimension != 2)
     node.fail("cracks are 2D polylines; 3D crack surfaces are not supported yet");
   for (const DeckNode& item : node.items()) {
-    std::vector<std::string_view> keys = kContactLawKeys;
+    std::vector<std::string_view> keys = contact_law_keys();
     keys.push_back("points");
     const DeckMap map = item.map(keys);
     const DeckNode points = map.require("points");

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tribo/contact/contact_laws.hpp"
 #include "tribo/core/simulation_spec.hpp"
 
 namespace tribo::io {
@@ -29,12 +30,14 @@ inline constexpr std::array<DeckName<MaterialModel>, 5> kMaterialModelNames{{
     {MaterialModel::Lps, "lps"},
 }};
 
-inline constexpr std::array<DeckName<ContactLaw>, 4> kContactLawNames{{
-    {ContactLaw::Frictionless, "frictionless"},
-    {ContactLaw::Stick, "stick"},
-    {ContactLaw::Coulomb, "coulomb"},
-    {ContactLaw::ImperfectInterface, "imperfect-interface"},
-}};
+// From the law descriptors (contact/contact_laws.hpp).
+constexpr std::array<DeckName<ContactLaw>, contact::kContactLaws.size()> contact_law_names() {
+  std::array<DeckName<ContactLaw>, contact::kContactLaws.size()> names{};
+  for (std::size_t i = 0; i < names.size(); ++i)
+    names[i] = {contact::kContactLaws[i].law, contact::kContactLaws[i].name};
+  return names;
+}
+inline constexpr auto kContactLawNames = contact_law_names();
 
 inline constexpr std::array<DeckName<ContactNormalMethod>, 6> kContactNormalNames{{
     {ContactNormalMethod::MaxVolumeGradient, "max-volume-gradient"},

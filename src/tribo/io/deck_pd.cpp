@@ -12,7 +12,7 @@ void read_contact(const DeckNode& node, PdContactSpec& contact) {
   const DeckMap map =
       node.map({"model", "radius", "radius_rule", "stiffness", "friction_model", "friction",
                 "static_friction", "slip_weakening_distance", "adhesion",
-                "regularization_velocity"});
+                "regularization_velocity", "law", "weakening_velocity"});
   contact.model = choice(map, "model", kPdContactModelNames, "PD contact model", contact.model);
   if (map.get("radius")) contact.radius = positive(map, "radius", contact.radius_in_spacings());
   contact.radius_rule = choice(map, "radius_rule", kPdContactRadiusRuleNames, "contact radius rule",
@@ -24,6 +24,28 @@ void read_contact(const DeckNode& node, PdContactSpec& contact) {
     contact.stiffness = positive(map, "stiffness", contact.stiffness_in_units());
   contact.friction_model = choice(map, "friction_model", kFrictionModelNames, "friction model",
                                   contact.friction_model);
+  // The friction law (contact/contact_laws.hpp): one of the laws marked for PD.
+  contact.law = choice(map, "law", kContactLawNames, "contact law", contact.law);
+  if (!contact::descriptor_of(contact.law).pd) {
+    std::vector<std::string_view> pd_laws;
+    for (const contact::ContactLawDescriptor& d : contact::kContactLaws)
+      if (d.pd) pd_laws.push_back(d.name);
+    map.get("law")->fail(fmt::format("law '{}' is not a PD contact law; expected {}",
+                                     name_of(contact.law, kContactLawNames), join_choices(pd_laws)));
+  }
+  // Keys of the other law are contradictions (as for MPM pairs, deck_contact.cpp).
+  const bool velocity_law = contact.law == ContactLaw::VelocityWeakening;
+  for (std::string_view key : {"slip_weakening_distance", "regularization_velocity"})
+    if (velocity_law && map.get(key))
+      map.get(key)->fail(fmt::format("'{}' is not used by law 'velocity-weakening'; set law: coulomb", key));
+  if (!velocity_law && map.get("weakening_velocity"))
+    map.get("weakening_velocity")
+        ->fail("'weakening_velocity' is not used by law 'coulomb'; set law: velocity-weakening");
+  if (velocity_law) {
+    if (contact.friction_model == FrictionModel::None)
+      map.get("law")->fail("law 'velocity-weakening' is not used with friction_model: none");
+    contact.weakening_velocity = required_positive(map, "weakening_velocity");
+  }
   contact.friction = non_negative(map, "friction", contact.friction);
   contact.static_friction = map.optional_number("static_friction");
   if (contact.static_friction && !(*contact.static_friction >= contact.friction))

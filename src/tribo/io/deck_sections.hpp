@@ -71,11 +71,9 @@ enum class ShapeUse { Body, Region };
 Shape read_shape(const DeckNode& node, int dimension, ShapeUse use);
 
 // ---- contact laws (deck_contact.cpp) --------------------------------------------------------
-// The law keys every contact entry shares (law, friction, static_friction, adhesion,
-// normal_stiffness, tangential_stiffness); `owner` says whose default `default_law` is.
-inline const std::vector<std::string_view> kContactLawKeys{
-    "law",      "friction",         "static_friction",     "slip_weakening_distance",
-    "adhesion", "normal_stiffness", "tangential_stiffness"};
+// The keys of a contact entry: `law` and every law's keys (contact/contact_laws.hpp); `owner`
+// says whose default `default_law` is.
+std::vector<std::string_view> contact_law_keys();
 ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
                                 std::string_view owner);
 // Degrees to the unit vector (sin p cos a, sin p sin a, cos p), exact at multiples of 90 degrees.

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <optional>
 
 #include <yaml-cpp/yaml.h>
 
@@ -65,20 +66,16 @@ void emit_shape(YAML::Emitter& out, const Shape& shape, int dimension) {
   out << YAML::EndMap;
 }
 
-// Inside an open mapping: the law and the keys that law uses (the reader rejects the others).
+// Inside an open mapping: the law and the keys that law reads (the reader rejects the others),
+// from the law's descriptor.
 void emit_law(YAML::Emitter& out, const ContactLawSpec& law) {
   out << YAML::Key << "law" << YAML::Value << name(law.law, kContactLawNames);
-  if (law.law == ContactLaw::Coulomb) {
-    out << YAML::Key << "friction" << YAML::Value << number(law.friction);
-    if (law.static_friction)
-      out << YAML::Key << "static_friction" << YAML::Value << number(*law.static_friction);
-    if (law.slip_weakening_distance)
-      out << YAML::Key << "slip_weakening_distance" << YAML::Value << number(*law.slip_weakening_distance);
-    out << YAML::Key << "adhesion" << YAML::Value << number(law.adhesion);
-  }
-  if (law.law == ContactLaw::ImperfectInterface) {
-    out << YAML::Key << "normal_stiffness" << YAML::Value << number(law.normal_stiffness);
-    out << YAML::Key << "tangential_stiffness" << YAML::Value << number(law.tangential_stiffness);
+  const contact::ContactLawDescriptor& descriptor = contact::descriptor_of(law.law);
+  for (const contact::ContactLawKey& key : contact::kContactLawKeys) {
+    if (!descriptor.reads(key.key)) continue;
+    const std::optional<double> value =
+        key.number != nullptr ? std::optional<double>(law.*key.number) : law.*key.optional;
+    if (value) out << YAML::Key << std::string(key.key) << YAML::Value << number(*value);
   }
 }
 
@@ -245,7 +242,14 @@ void emit_pd(YAML::Emitter& out, const SimulationSpec& spec) {
   if (c.weakening_distance)
     out << YAML::Key << "slip_weakening_distance" << YAML::Value << number(*c.weakening_distance);
   out << YAML::Key << "adhesion" << YAML::Value << number(c.adhesion);
-  out << YAML::Key << "regularization_velocity" << YAML::Value << number(c.regularization_velocity);
+  // `law` is written when it is not the default coulomb, so that the deck as run (and the
+  // checkpoint fingerprint taken from it) of every coulomb deck stays what it was before the key.
+  if (c.law == ContactLaw::Coulomb) {
+    out << YAML::Key << "regularization_velocity" << YAML::Value << number(c.regularization_velocity);
+  } else {
+    out << YAML::Key << "law" << YAML::Value << name(c.law, kContactLawNames);
+    out << YAML::Key << "weakening_velocity" << YAML::Value << number(c.weakening_velocity);
+  }
   out << YAML::EndMap;  // contact
   out << YAML::Key << "surface_correction" << YAML::Value << pd.surface_correction;
   out << YAML::Key << "partial_volume" << YAML::Value

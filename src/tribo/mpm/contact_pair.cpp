@@ -5,6 +5,7 @@
 #include "tribo/contact/contact_impulse.hpp"
 #include "tribo/contact/coulomb_friction.hpp"
 #include "tribo/contact/interface_springs.hpp"
+#include "tribo/contact/velocity_weakening_friction.hpp"
 
 namespace tribo::mpm {
 
@@ -51,6 +52,39 @@ contact::ImpulseOutcome<Dim> interface_impulse(const ContactField<Dim>& a, const
   return out;
 }
 
+double adhesion_of(const contact::CoulombFriction& law) { return law.adhesion; }
+double adhesion_of(const contact::VelocityWeakeningFriction& law) { return law.limits.adhesion; }
+
+// A friction law of contact/ (CoulombFriction, VelocityWeakeningFriction) at a node in contact.
+template <int Dim, class Law>
+contact::ImpulseOutcome<Dim> friction_outcome(const Law& friction, const ContactField<Dim>& a,
+                                              const ContactField<Dim>& b, const Vec<Dim>& n,
+                                              const contact::ImpulseSplit<Dim>& split,
+                                              const ContactDetection<Dim>& found, const NodeContext<Dim>& context,
+                                              const Vec<Dim>* surface_offset) {
+  if (friction.frictionless()) return contact::frictionless_impulse<Dim>(split, n);
+  // The adhesion term is a stress: it needs the contact area (times dt for an impulse).
+  const double area_time =
+      adhesion_of(friction) > 0.0
+          ? contact_area(a, b, perpendicular_cell_size<Dim>(n, context.cell_size)) * context.dt
+          : 0.0;
+  if (surface_offset == nullptr)
+    return contact::friction_impulse<Dim>(split, n, friction, area_time, found.reduced_mass);
+  // Slip at the surface: the tangential stick change is m_red times the relative velocity at
+  // the surface points; the normal part (hence N) stays the node's.
+  const double mred = found.reduced_mass;
+  contact::ImpulseSplit<Dim> at_surface =
+      contact::split_impulse<Dim>(Vec<Dim>(found.stick_change + mred * *surface_offset), n);
+  at_surface.normal = split.normal;
+  contact::ImpulseOutcome<Dim> outcome = contact::friction_impulse<Dim>(at_surface, n, friction, area_time, mred);
+  // The impulse acts at the node: the work is the kinetic energy the tangential impulse S t
+  // removes from the node's relative motion, S (2 s.t - S) / (2 m_red) with the node's stick
+  // change s (docs/mpm-contact.md), so that the energy balance closes as with node slip.
+  outcome.frictional_work =
+      contact::tangential_dissipation(found.stick_change.dot(at_surface.tangent), outcome.tangential, mred);
+  return outcome;
+}
+
 }  // namespace
 
 template <int Dim>
@@ -84,36 +118,17 @@ PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const Co
         // NairnMPM's stick law ("Contact by stick conditions, separation is free").
         outcome = contact::stick_impulse<Dim>(split, n, found.reduced_mass);
         break;
+      case ContactLaw::VelocityWeakening:
+        // mu(v) from the trial slip speed; no slip-weakening history (the law has its own decline).
+        outcome = friction_outcome<Dim>(contact::VelocityWeakeningFriction::from_spec(law), a, b, n, split, found,
+                                        context, surface_offset);
+        break;
       case ContactLaw::Coulomb:
       default: {
         contact::CoulombFriction friction = contact::CoulombFriction::from_spec(law);
         if (slip_since_stick)
           friction = friction.after_slip(*slip_since_stick, slip_weakening_distance<Dim>(law, context.cell_size));
-        if (friction.frictionless()) {
-          outcome = contact::frictionless_impulse<Dim>(split, n);
-          break;
-        }
-        // The adhesion term is a stress: it needs the contact area (times dt for an impulse).
-        const double area_time =
-            friction.adhesion > 0.0
-                ? contact_area(a, b, perpendicular_cell_size<Dim>(n, context.cell_size)) * context.dt
-                : 0.0;
-        if (surface_offset == nullptr) {
-          outcome = contact::coulomb_impulse<Dim>(split, n, friction, area_time, found.reduced_mass);
-          break;
-        }
-        // Slip at the surface: the tangential stick change is m_red times the relative velocity at
-        // the surface points; the normal part (hence N) stays the node's.
-        const double mred = found.reduced_mass;
-        contact::ImpulseSplit<Dim> at_surface =
-            contact::split_impulse<Dim>(Vec<Dim>(found.stick_change + mred * *surface_offset), n);
-        at_surface.normal = split.normal;
-        outcome = contact::coulomb_impulse<Dim>(at_surface, n, friction, area_time, mred);
-        // The impulse acts at the node: the work is the kinetic energy the tangential impulse S t
-        // removes from the node's relative motion, S (2 s.t - S) / (2 m_red) with the node's stick
-        // change s (docs/mpm-contact.md), so that the energy balance closes as with node slip.
-        outcome.frictional_work = contact::tangential_dissipation(found.stick_change.dot(at_surface.tangent),
-                                                                  outcome.tangential, mred);
+        outcome = friction_outcome<Dim>(friction, a, b, n, split, found, context, surface_offset);
         break;
       }
     }

@@ -32,6 +32,8 @@ struct PairContactResult {
 //                       law's slip_weakening_distance (CoulombFriction::after_slip); without it the
 //                       drop is sharp (stick below mu_s N, slide at mu_k N)
 //   ImperfectInterface  springs D_n, D_t on the opening u_b - u_a (no contact detection but Vmin)
+//   VelocityWeakening   as Coulomb, sliding at mu(v) N + A Ac dt with v the trial relative
+//                       tangential speed (contact/velocity_weakening_friction.hpp); no slip history
 // With `surface_offset` (Coulomb only; contact_moments.hpp) the tangential part of the law sees the
 // relative velocity at the surface, (v_b - v_a) + surface_offset, where surface_offset is the
 // difference of the two fields' velocity offsets from node to surface point (b's minus a's): it

@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "tribo/contact/regularized_friction.hpp"
+#include "tribo/contact/velocity_weakening_friction.hpp"
 #include "tribo/core/types.hpp"
 
 namespace tribo::pd {
@@ -40,11 +41,21 @@ struct FrictionLaw {
   // block "at rest" on an incline crept at 0.8 mm/s whatever the gravity), and a creeping pair
   // whose stick force m v / dt exceeds the limit is never brought back to rest.
   bool exact_stick = false;
+  // The deck's law velocity-weakening (contact/velocity_weakening_friction.hpp): v_c > 0 makes the
+  // sliding force of the exact stick/slip decision mu(v) N + A Ac, v the trial slip speed, as at
+  // an MPM node; 0 = Coulomb (mu(v) = mu_k: the same kernel gives CoulombFriction::resolve).
+  double weakening_velocity = 0.0;
   bool sticks(double normal, double area, double stick_force) const {
     return stick_force <= coulomb.static_limit(normal, area);
   }
-  double force(double normal, double area, double slip_speed, double stick_force) const {
-    if (exact_stick) return coulomb.resolve(normal, stick_force, area).magnitude;
+  // slip_speed: the slip at the start of the step (the viscous ramp's); trial_speed: the trial
+  // slip (the velocity-weakening law's, as the MPM impulse form's s_t / m_red).
+  double force(double normal, double area, double slip_speed, double stick_force,
+               double trial_speed) const {
+    if (exact_stick)
+      return contact::VelocityWeakeningFriction{coulomb, weakening_velocity}
+          .resolve(normal, stick_force, area, trial_speed)
+          .magnitude;
     return contact::step_friction_force(coulomb, normal, area, slip_speed, regularization_velocity,
                                         stick_force);
   }
@@ -68,7 +79,8 @@ PairFriction<Dim> bond_friction(const FrictionLaw& law, double normal, double ar
   PairFriction<Dim> out;
   const double rate = direction.dot(relative_velocity);
   const double trial = direction.dot(trial_velocity);
-  const double magnitude = law.force(normal, area, rate, stick_rate * std::abs(trial));
+  const double magnitude =
+      law.force(normal, area, rate, stick_rate * std::abs(trial), std::abs(trial));
   out.slip_after = law.slip_after(normal, area, stick_rate, std::abs(trial), magnitude);
   if (magnitude <= 0.0 || trial == 0.0) return out;
   const double signed_force = trial > 0.0 ? magnitude : -magnitude;
@@ -91,7 +103,8 @@ PairFriction<Dim> naive_friction(const FrictionLaw& law, double normal, double a
   const Vec<Dim> slip = relative_velocity - direction.dot(relative_velocity) * direction;
   const Vec<Dim> trial = trial_velocity - direction.dot(trial_velocity) * direction;
   const double trial_speed = trial.norm();
-  const double magnitude = law.force(normal, area, slip.norm(), stick_rate * trial_speed);
+  const double magnitude =
+      law.force(normal, area, slip.norm(), stick_rate * trial_speed, trial_speed);
   out.slip_after = law.slip_after(normal, area, stick_rate, trial_speed, magnitude);
   if (magnitude <= 0.0 || trial_speed <= 0.0) return out;
   out.force_on_first = (magnitude / trial_speed) * trial;

@@ -61,15 +61,15 @@ PdContact<Dim>::PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodi
       list_(list_radius(pd), skin_fraction * list_radius(pd)) {
   if (contact_model_ == PdContactModel::Smoothed)
     calibration_ = calibrate_smoothed_surface<Dim>(pd.contact.radius_in_spacings());
-  ContactLawSpec law;
-  law.friction = pd.contact.friction;
-  law.static_friction = pd.contact.static_friction;
-  law.adhesion = pd.contact.adhesion;
-  law_.coulomb = contact::CoulombFriction::from_spec(law);
+  law_.coulomb = contact::CoulombFriction::from_coefficients(
+      pd.contact.friction, pd.contact.static_friction, pd.contact.adhesion);
   law_.regularization_velocity = pd.contact.regularization_velocity;
   if (model_ == FrictionModel::None) law_.coulomb = contact::CoulombFriction{};
   law_.exact_stick = law_.coulomb.static_coefficient > law_.coulomb.kinetic;
-  if (law_.exact_stick)
+  // velocity-weakening: mu falls from mu_s with the slip speed, not with a slip history.
+  if (pd.contact.law == ContactLaw::VelocityWeakening)
+    law_.weakening_velocity = pd.contact.weakening_velocity;
+  if (law_.exact_stick && !(law_.weakening_velocity > 0.0))
     weakening_distance_ = pd.contact.weakening_distance.value_or(pd.spacing);
 
   const double horizon = pd.horizon * pd.spacing;
@@ -528,7 +528,8 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
           objective_.inverse_mass_at(si, xc, y, state.mass, *state.bonds, state.bond_weight);
     const double rate = share(k) / (inverse_mass * state.dt);  // stick force per slip speed
     const FrictionLaw law = pair_law(k);
-    const double magnitude = law.force(pressing(k), area, slip.norm(), rate * trial_speed);
+    const double magnitude =
+        law.force(pressing(k), area, slip.norm(), rate * trial_speed, trial_speed);
     active_slip_[k] = law.slip_after(pressing(k), area, rate, trial_speed, magnitude);
     if (magnitude <= 0.0 || trial_speed <= 0.0) continue;
     const Vec<Dim> F = (magnitude / trial_speed) * trial;  // on p's body, at xc

@@ -1,0 +1,88 @@
+#pragma once
+// The contact laws of the deck as data: each law's deck name and the keys it reads, and each key's
+// range rule, unit, default and one-line meaning. The deck reader (which keys a law rejects), the
+// writer (which keys it writes), the law table of docs/deck.md (tests/io checks they agree) and
+// the fuzz dictionary (tests/io checks it holds every name and key) derive from this table: a new
+// law adds one row to kContactLaws and, for a key of its own, one row to kContactLawKeys.
+#include <array>
+#include <optional>
+#include <string_view>
+
+#include "tribo/core/simulation_spec.hpp"
+
+namespace tribo::contact {
+
+// How the reader checks a key's value (the type column of docs/deck.md says the same in words).
+enum class LawKeyRule {
+  NonNegative,       // >= 0; absent = 0
+  AtLeastFriction,   // >= friction, or null; absent = not given
+  NeedsStaticAbove,  // >= 0, only with static_friction > friction; absent = not given
+  RequiredPositive,  // > 0 and required by every law that reads it
+};
+
+struct ContactLawKey {
+  std::string_view key;
+  std::string_view rule;           // the type column of docs/deck.md
+  std::string_view unit;           // the unit column ("—": dimensionless)
+  std::string_view default_value;  // the default column
+  LawKeyRule check = LawKeyRule::NonNegative;
+  // Where the value lives in ContactLawSpec: a number, or a number that may be "not given".
+  double ContactLawSpec::*number = nullptr;
+  std::optional<double> ContactLawSpec::*optional = nullptr;
+};
+
+// Every key a law may read, in the order the deck reader checks and the writer writes them.
+inline constexpr std::array<ContactLawKey, 7> kContactLawKeys{{
+    {"friction", "number >= 0", "—", "`0`", LawKeyRule::NonNegative, &ContactLawSpec::friction, nullptr},
+    {"static_friction", "number >= `friction`, or `null`", "—", "not given (= `friction`)",
+     LawKeyRule::AtLeastFriction, nullptr, &ContactLawSpec::static_friction},
+    {"slip_weakening_distance", "number >= 0", "m", "1% of the smallest cell size", LawKeyRule::NeedsStaticAbove,
+     nullptr, &ContactLawSpec::slip_weakening_distance},
+    {"adhesion", "number >= 0", "Pa", "`0`", LawKeyRule::NonNegative, &ContactLawSpec::adhesion, nullptr},
+    {"normal_stiffness", "number >= 0", "Pa/m", "`0`", LawKeyRule::NonNegative, &ContactLawSpec::normal_stiffness,
+     nullptr},
+    {"tangential_stiffness", "number >= 0", "Pa/m", "`0`", LawKeyRule::NonNegative,
+     &ContactLawSpec::tangential_stiffness, nullptr},
+    {"weakening_velocity", "number > 0", "m/s", "**required** with `velocity-weakening`",
+     LawKeyRule::RequiredPositive, &ContactLawSpec::weakening_velocity, nullptr},
+}};
+
+struct ContactLawDescriptor {
+  ContactLaw law;
+  std::string_view name;
+  std::array<std::string_view, 4> keys;  // the keys of kContactLawKeys it reads; "" pads
+  bool pd = false;                       // also a law of pd.contact (friction laws only)
+
+  constexpr bool reads(std::string_view key) const {
+    for (std::string_view k : keys)
+      if (!k.empty() && k == key) return true;
+    return false;
+  }
+};
+
+// The laws in the order of docs/deck.md. A key's "set law: ..." hint names the first law that reads it.
+inline constexpr std::array<ContactLawDescriptor, 5> kContactLaws{{
+    {ContactLaw::Frictionless, "frictionless", {}, false},
+    {ContactLaw::Stick, "stick", {}, false},
+    {ContactLaw::Coulomb, "coulomb", {"friction", "static_friction", "slip_weakening_distance", "adhesion"}, true},
+    {ContactLaw::ImperfectInterface, "imperfect-interface", {"normal_stiffness", "tangential_stiffness"}, false},
+    {ContactLaw::VelocityWeakening,
+     "velocity-weakening",
+     {"friction", "static_friction", "adhesion", "weakening_velocity"},
+     true},
+}};
+
+constexpr const ContactLawDescriptor& descriptor_of(ContactLaw law) {
+  for (const ContactLawDescriptor& d : kContactLaws)
+    if (d.law == law) return d;
+  return kContactLaws[0];
+}
+
+// The first law that reads `key` (for the reader's hint), or "" when none does.
+constexpr std::string_view first_law_reading(std::string_view key) {
+  for (const ContactLawDescriptor& d : kContactLaws)
+    if (d.reads(key)) return d.name;
+  return {};
+}
+
+}  // namespace tribo::contact

@@ -1,0 +1,192 @@
+// The contact-law descriptors (src/tribo/contact/contact_laws.hpp) against what derives from them:
+// the law table of docs/deck.md, the fuzz dictionary, the reader and the writer.
+#include "tribo/contact/contact_laws.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tribo/io/deck_reader.hpp"
+#include "tribo/io/deck_writer.hpp"
+
+namespace tribo::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The rows of the markdown table that follows `heading` in docs/deck.md, as cells (trimmed).
+std::vector<std::vector<std::string>> table_after(const std::string& heading) {
+  const std::string doc = read_text(fs::path(TRIBO_SOURCE_DIR) / "docs" / "deck.md");
+  std::size_t at = doc.find(heading);
+  EXPECT_NE(at, std::string::npos) << heading;
+  std::vector<std::vector<std::string>> rows;
+  if (at == std::string::npos) return rows;
+  at = doc.find("\n|", at);
+  std::istringstream lines(doc.substr(at + 1));
+  std::string line;
+  while (std::getline(lines, line) && !line.empty() && line[0] == '|') {
+    std::vector<std::string> cells;
+    // Cells split at '|' not escaped as '\|'.
+    std::string cell;
+    for (std::size_t i = 1; i < line.size(); ++i) {
+      if (line[i] == '|' && line[i - 1] != '\\') {
+        const std::size_t b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
+        cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+        cell.clear();
+      } else {
+        cell += line[i];
+      }
+    }
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+// prefix + word + suffix, built by appending (GCC 12 warns, falsely, on "x" + std::string(...)).
+std::string wrapped(std::string_view prefix, std::string_view word, std::string_view suffix) {
+  std::string out(prefix);
+  out.append(word);
+  out.append(suffix);
+  return out;
+}
+
+const std::vector<std::string>* row_of(const std::vector<std::vector<std::string>>& rows, std::string_view key) {
+  const std::string quoted = wrapped("`", key, "`");
+  for (const auto& row : rows)
+    if (!row.empty() && row[0] == quoted) return &row;
+  return nullptr;
+}
+
+TEST(ContactLawDescriptors, DocsLawTableHasEveryKeyWithItsRuleUnitDefaultAndLaws) {
+  const auto rows = table_after("### contact laws (pairs and cracks)");
+  for (const contact::ContactLawKey& key : contact::kContactLawKeys) {
+    const std::vector<std::string>* row = row_of(rows, key.key);
+    ASSERT_NE(row, nullptr) << "docs/deck.md's law table lacks `" << key.key << "`";
+    ASSERT_GE(row->size(), 5u);
+    EXPECT_EQ((*row)[1], key.rule) << key.key;
+    EXPECT_EQ((*row)[2], key.unit) << key.key;
+    EXPECT_EQ((*row)[3], key.default_value) << key.key;
+    // The meaning names every law that reads the key.
+    for (const contact::ContactLawDescriptor& law : contact::kContactLaws) {
+      if (!law.reads(key.key)) continue;
+      EXPECT_NE((*row)[4].find(wrapped("`", law.name, "`")), std::string::npos)
+          << "`" << key.key << "` does not name law " << law.name;
+    }
+  }
+  // The `law` row lists exactly the laws, in order.
+  const std::vector<std::string>* law_row = row_of(rows, "law");
+  ASSERT_NE(law_row, nullptr);
+  std::string names;
+  for (const contact::ContactLawDescriptor& law : contact::kContactLaws)
+    names += wrapped(names.empty() ? "`" : ", `", law.name, "`");
+  EXPECT_EQ(law_row->back(), names);
+  // No row of the table is a key the descriptors do not know.
+  for (const auto& row : rows) {
+    if (row.empty() || row[0].size() < 2 || row[0][0] != '`') continue;
+    const std::string key = row[0].substr(1, row[0].size() - 2);
+    bool known = key == "law";
+    for (const contact::ContactLawKey& k : contact::kContactLawKeys) known = known || k.key == key;
+    EXPECT_TRUE(known) << "docs/deck.md documents a law key the descriptors lack: " << key;
+  }
+}
+
+TEST(ContactLawDescriptors, DocsPdContactTableListsThePdLaws) {
+  const auto rows = table_after("### pd.contact");
+  const std::vector<std::string>* law_row = row_of(rows, "law");
+  ASSERT_NE(law_row, nullptr);
+  for (const contact::ContactLawDescriptor& law : contact::kContactLaws) {
+    const bool listed = (*law_row)[1].find(wrapped("`", law.name, "`")) != std::string::npos;
+    EXPECT_EQ(listed, law.pd) << law.name;
+  }
+  EXPECT_NE(row_of(rows, "weakening_velocity"), nullptr);
+}
+
+TEST(ContactLawDescriptors, FuzzDictionaryHoldsEveryLawNameAndKey) {
+  const std::string dict = read_text(fs::path(TRIBO_SOURCE_DIR) / "fuzz" / "deck.dict");
+  auto has = [&](std::string_view word) {
+    return dict.find(wrapped("\n\"", word, "\"\n")) != std::string::npos;
+  };
+  EXPECT_TRUE(has("law"));
+  for (const contact::ContactLawDescriptor& law : contact::kContactLaws)
+    EXPECT_TRUE(has(law.name)) << "fuzz/deck.dict lacks \"" << law.name << "\"";
+  for (const contact::ContactLawKey& key : contact::kContactLawKeys)
+    EXPECT_TRUE(has(key.key)) << "fuzz/deck.dict lacks \"" << key.key << "\"";
+}
+
+// Each law reads its own keys and rejects every other one (the reader's rule, from the table).
+TEST(ContactLawDescriptors, ReaderRejectsEveryKeyTheLawDoesNotRead) {
+  const std::string head = R"(method: mpm
+time: {end: 1, dt: 1.0e-4}
+materials:
+  - {name: block, youngs_modulus: 1.0e6, poisson_ratio: 0.3}
+  - {name: floor, model: rigid}
+bodies:
+  - {name: block, material: block, geometry: {box: {min: [0.2, 0.2], max: [0.4, 0.4]}}}
+  - {name: floor, material: floor, geometry: {box: {min: [0, 0], max: [1, 0.2]}}}
+mpm:
+  grid: {min: [0, 0], max: [1, 1], cell: 0.05}
+  contact:
+    pairs:
+)";
+  for (const contact::ContactLawDescriptor& law : contact::kContactLaws)
+    for (const contact::ContactLawKey& key : contact::kContactLawKeys) {
+      if (law.reads(key.key)) continue;
+      std::string pair = wrapped("      - {materials: [block, floor], law: ", law.name, "");
+      if (law.reads("weakening_velocity")) pair += ", weakening_velocity: 0.1";
+      pair += wrapped(", ", key.key, ": 0.5}\n");
+      try {
+        parse_deck(head + pair, "law.yaml");
+        ADD_FAILURE() << law.name << " accepted " << key.key;
+      } catch (const DeckError& e) {
+        EXPECT_NE(std::string(e.what()).find(wrapped("is not used by law '", law.name, "'")), std::string::npos)
+            << e.what();
+      }
+    }
+}
+
+TEST(ContactLawDescriptors, VelocityWeakeningReadsAndWritesBackExactly) {
+  const fs::path good = fs::path(TRIBO_SOURCE_DIR) / "tests" / "decks" / "good";
+  const SimulationSpec mpm = read_deck(good / "mpm_velocity_weakening_2d.yaml");
+  const ContactLawSpec& pair = mpm.mpm.contact.pairs.at(0).law;
+  EXPECT_EQ(pair.law, ContactLaw::VelocityWeakening);
+  EXPECT_EQ(pair.friction, 0.2);
+  EXPECT_EQ(pair.static_friction, 0.4);
+  EXPECT_EQ(pair.weakening_velocity, 0.2);
+  EXPECT_EQ(pair.adhesion, 10.0);
+  EXPECT_EQ(mpm.mpm.cracks.at(0).law.law, ContactLaw::VelocityWeakening);
+  EXPECT_EQ(mpm.mpm.cracks.at(0).law.weakening_velocity, 0.05);
+  const SimulationSpec mpm_again = parse_deck(write_deck(mpm), "deck.yaml");
+  EXPECT_EQ(mpm_again.mpm.contact.pairs.at(0).law.weakening_velocity, 0.2);
+  EXPECT_EQ(mpm_again.mpm.contact.pairs.at(0).law.law, ContactLaw::VelocityWeakening);
+  EXPECT_EQ(mpm_again.mpm.cracks.at(0).law.weakening_velocity, 0.05);
+
+  const SimulationSpec pd = read_deck(good / "pd_velocity_weakening_2d.yaml");
+  EXPECT_EQ(pd.pd.contact.law, ContactLaw::VelocityWeakening);
+  EXPECT_EQ(pd.pd.contact.weakening_velocity, 0.2);
+  const SimulationSpec pd_again = parse_deck(write_deck(pd), "deck.yaml");
+  EXPECT_EQ(pd_again.pd.contact.law, ContactLaw::VelocityWeakening);
+  EXPECT_EQ(pd_again.pd.contact.weakening_velocity, 0.2);
+  EXPECT_EQ(pd_again.pd.contact.static_friction, 0.4);
+}
+
+// A coulomb PD deck's deck.yaml does not gain a `law` key (its checkpoint fingerprint is kept).
+TEST(ContactLawDescriptors, CoulombPdDeckIsWrittenWithoutALawKey) {
+  const fs::path good = fs::path(TRIBO_SOURCE_DIR) / "tests" / "decks" / "good";
+  const std::string text = write_deck(read_deck(good / "pd_incline_2d.yaml"));
+  EXPECT_EQ(text.find("law:"), std::string::npos);
+  EXPECT_NE(text.find("regularization_velocity:"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tribo::io
