@@ -2,7 +2,8 @@
 # `mpirun -np N tribo run DECK` (docs/parallel.md): the incline example, shortened, on 2 and 3
 # processes writes one output folder whose history matches the one-process run's within 1e-9
 # relative (issue 16), whose summary records the processes, and whose frames are .pvtu indexes of
-# one piece per process listed in run.pvd; the same run again repeats its history bit for bit. PD
+# one piece per process listed in run.pvd; the same run again repeats its history bit for bit; a
+# run killed on 2 processes and restarted there ends with the uninterrupted history bit for bit. PD
 # decks and other subcommands on several processes are refused with one message. Skipped (passes,
 # saying so) where mpiexec is absent.
 # Usage: bash mpi_launch.sh /path/to/tribo /path/to/source
@@ -53,6 +54,32 @@ done
 timeout 300 mpiexec -n 2 "$tribo" run "$deck" --quiet --output "$work/again" >/dev/null 2>&1 || fail "second 2-process run failed"
 cmp -s "$work/p2/history.csv" "$work/again/history.csv" || fail "2 processes: history not repeatable bit for bit"
 
+# Kill and restart on 2 processes: SIGTERM to mpiexec reaches every process, which stop together
+# after writing their checkpoints (one per process, and the manifest); the restart on 2 processes
+# ends with the uninterrupted run's history bit for bit; on 3 it is refused, naming 2.
+long="$work/long.yaml"
+shortened "$deck" "$long" "time: {end: 0.02, cfl: 0.4}" "time: {end: 0.15, cfl: 0.4}"
+timeout 300 mpiexec -n 2 "$tribo" run "$long" --quiet --output "$work/whole" >/dev/null 2>&1 || fail "uninterrupted 2-process run failed"
+mpiexec -n 2 "$tribo" run "$long" --quiet --output "$work/cut" >"$work/cut.log" 2>&1 &
+launcher=$!
+for _ in $(seq 1 100); do  # until the run is under way (its first frame), at most 10 s
+  [[ -f "$work/cut/frames/frame_000001.pvtu" ]] && break
+  sleep 0.1
+done
+kill -TERM $launcher
+wait $launcher
+grep -q "stopped by SIGTERM" "$work/cut.log" || fail "the killed run did not stop on SIGTERM: $(tail -c 400 "$work/cut.log")"
+[[ -f "$work/cut/checkpoints/manifest.json" ]] || fail "no checkpoint manifest after the kill"
+for r in 0 1; do
+  ls "$work/cut/checkpoints/p$r"/checkpoint_*.bin >/dev/null 2>&1 || fail "no checkpoint of process $r"
+done
+timeout 300 mpiexec -n 2 "$tribo" run "$long" --quiet --restart "$work/cut" >"$work/restart.log" 2>&1 ||
+  fail "restart on 2 processes failed: $(tail -c 400 "$work/restart.log")"
+cmp -s "$work/whole/history.csv" "$work/cut/history.csv" || fail "killed and restarted history differs from the uninterrupted one"
+timeout 60 mpiexec -n 3 "$tribo" run "$long" --quiet --restart "$work/cut" >/dev/null 2>"$work/three.err"
+[[ $? -ne 0 ]] || fail "a restart on 3 processes of a 2-process run was not refused"
+grep -q "written by 2 processes" "$work/three.err" || fail "the refusal does not name 2 processes: $(head -c 300 "$work/three.err")"
+
 # PD decks and subcommands other than run: one message, exit 1, no output folder.
 pd="$source_dir/tests/decks/good/pd_incline_2d.yaml"
 timeout 60 mpiexec -n 2 "$tribo" run "$pd" --output "$work/pd" >"$work/pd.out" 2>"$work/pd.err"
@@ -64,4 +91,4 @@ timeout 60 mpiexec -n 2 "$tribo" check "$deck" >"$work/check.out" 2>"$work/check
 [[ $? -eq 1 ]] || fail "tribo check on 2 processes did not exit 1"
 # One process under mpiexec is an ordinary run.
 timeout 120 mpiexec -n 1 "$tribo" check "$deck" >"$work/check" 2>&1 || fail "mpiexec -n 1 tribo check failed: $(head -c 400 "$work/check")"
-cli_finish "incline on 2 and 3 processes against one, repeatable, PD and check refused; "
+cli_finish "incline on 2 and 3 processes against one, repeatable, killed and restarted on 2, PD and check refused; "

@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <regex>
 #include <stdexcept>
 
 #include "tribo/app/run_summary.hpp"
+#include "tribo/io/atomic_file.hpp"
 #include "tribo/io/deck_writer.hpp"
 
 namespace tribo::app {
@@ -126,8 +129,53 @@ CheckpointPlace checkpoint_place(const io::CheckpointImage& image) {
   return place;
 }
 
-CheckpointFolder::CheckpointFolder(const fs::path& run_directory, int keep)
-    : folder_(run_directory / "checkpoints"), keep_(std::max(keep, 1)) {}
+CheckpointFolder::CheckpointFolder(const fs::path& run_directory, int keep, int rank, int processes)
+    : run_directory_(run_directory),
+      folder_(processes > 1 ? run_directory / "checkpoints" / fmt::format("p{}", rank) : run_directory / "checkpoints"),
+      keep_(std::max(keep, 1)),
+      processes_(processes) {}
+
+namespace {
+
+fs::path manifest_path(const fs::path& run_directory) { return run_directory / "checkpoints" / "manifest.json"; }
+
+// The process count a manifest names, 0 when there is none or it does not parse.
+int manifest_processes(const fs::path& run_directory) {
+  std::ifstream in(manifest_path(run_directory));
+  if (!in) return 0;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  static const std::regex processes(R"re("processes"\s*:\s*([0-9]+))re");
+  std::smatch match;
+  if (!std::regex_search(text, match, processes)) return 0;
+  return std::stoi(match[1].str());
+}
+
+}  // namespace
+
+void CheckpointFolder::write_manifest(long step, double time) const {
+  std::string pieces;
+  for (int r = 0; r < processes_; ++r)
+    pieces += fmt::format("{}\"p{}/checkpoint_{:09d}.bin\"", r > 0 ? ", " : "", r, step);
+  io::write_file_atomically(manifest_path(run_directory_),
+                            fmt::format("{{\n  \"processes\": {},\n  \"step\": {},\n  \"time\": {:.17g},\n  "
+                                        "\"pieces\": [{}]\n}}\n",
+                                        processes_, step, time, pieces));
+}
+
+void CheckpointFolder::check_process_count() const {
+  const int written = manifest_processes(run_directory_);
+  const CheckpointFolder single(run_directory_);
+  const bool one_process_files = !single.files().empty();
+  if (processes_ > 1 && written == 0 && one_process_files)
+    throw std::runtime_error(fmt::format(
+        "--restart {}: its checkpoints were written by one process; continue it on one (without mpirun)",
+        run_directory_.string()));
+  if (written > 0 && written != processes_ && !(processes_ == 1 && one_process_files))
+    throw std::runtime_error(fmt::format(
+        "--restart {}: its checkpoints were written by {} processes; continue it on as many (mpirun -np {}), "
+        "not on {}",
+        run_directory_.string(), written, written, processes_));
+}
 
 fs::path CheckpointFolder::write(io::CheckpointImage& image, long step) const {
   fs::create_directories(folder_);
@@ -191,6 +239,15 @@ std::optional<CheckpointFolder::Loaded> CheckpointFolder::newest_readable(std::v
     }
   }
   return std::nullopt;
+}
+
+std::optional<CheckpointFolder::Loaded> CheckpointFolder::readable_at(long step) const {
+  const fs::path file = folder_ / fmt::format("checkpoint_{:09d}.bin", step);
+  try {
+    return Loaded{file, io::read_checkpoint(file)};
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 int remove_interrupted_writes(const fs::path& folder) {

@@ -59,10 +59,13 @@ struct CheckpointPlace {
 };
 CheckpointPlace checkpoint_place(const io::CheckpointImage& image);
 
-// DIR/checkpoints: written atomically, the newest `keep` kept.
+// DIR/checkpoints: written atomically, the newest `keep` kept. A run on several processes
+// (docs/parallel.md): process R of N keeps its own in DIR/checkpoints/pR, and process 0 writes
+// DIR/checkpoints/manifest.json once every process's file of a step is complete.
 class CheckpointFolder {
  public:
-  explicit CheckpointFolder(const std::filesystem::path& run_directory, int keep = 2);
+  explicit CheckpointFolder(const std::filesystem::path& run_directory, int keep = 2, int rank = 0,
+                            int processes = 1);
 
   const std::filesystem::path& path() const { return folder_; }
   // Writes checkpoint_STEP.bin (creating the folder), then removes all but the newest `keep`.
@@ -84,10 +87,20 @@ class CheckpointFolder {
   // The newest file that parses (magic, version, checksum); each one skipped is described in
   // *skipped. Empty when there is none.
   std::optional<Loaded> newest_readable(std::vector<std::string>* skipped = nullptr) const;
+  // This folder's readable checkpoint of `step`, if any.
+  std::optional<Loaded> readable_at(long step) const;
+
+  // Several processes: the manifest of the newest complete set (process 0, after every process
+  // wrote its file of `step`), and a check before a restart that the folder's checkpoints were
+  // written by as many processes as this run has (throws std::runtime_error saying how to run).
+  void write_manifest(long step, double time) const;
+  void check_process_count() const;
 
  private:
+  std::filesystem::path run_directory_;
   std::filesystem::path folder_;
   int keep_;
+  int processes_ = 1;
 };
 
 // Removes the temporaries of atomic writes that a kill interrupted (".NAME.tmp.PID.N", see

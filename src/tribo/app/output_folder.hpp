@@ -31,9 +31,10 @@ class OutputFolder {
       : spec_(spec),
         dir_(dir),
         frames_(frames),
-        pvd_(resume_at ? io::PvdWriter::reload(dir / "run.pvd", *resume_at) : io::PvdWriter(dir / "run.pvd")),
+        // Process 0 alone cuts the history and the PVD back on a restart (the others write neither).
+        pvd_(resume_at && rank == 0 ? io::PvdWriter::reload(dir / "run.pvd", *resume_at) : io::PvdWriter(dir / "run.pvd")),
         recorder_(spec.output.history, spec),
-        csv_(resume_at ? io::HistoryCsv::reload(dir / "history.csv", recorder_.columns(), *resume_at)
+        csv_(resume_at && rank == 0 ? io::HistoryCsv::reload(dir / "history.csv", recorder_.columns(), *resume_at)
                        : io::HistoryCsv(dir / "history.csv", recorder_.columns())),
         frame_(frame),
         rank_(rank),

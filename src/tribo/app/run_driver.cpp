@@ -120,19 +120,37 @@ template <int Dim>
 std::optional<double> resume_or_start(Simulation<Dim>& sim, const SimulationSpec& spec, const RunOptions& options,
                                       const CheckpointFolder& checkpoints, DriverState& driver, RunReport& report) {
   if (!options.restart) {
-    if (sim.process_count() > 1) return std::nullopt;  // no checkpoints on several processes yet
+    if (sim.process_rank() == 0) {
+      std::error_code ignored;  // a manifest of an earlier run names checkpoints set aside below
+      fs::remove(report.directory / "checkpoints" / "manifest.json", ignored);
+    }
+    on_any_process(sim, false);  // before any process sets its folder aside
     if (const int aside = checkpoints.set_aside_previous_run(); aside > 0)
       report.restart_note = fmt::format("moved {} checkpoint(s) of an earlier run in this folder to {}", aside,
                                         checkpoints.previous_path().string());
     return std::nullopt;
   }
-  if (sim.process_count() > 1)
-    throw std::runtime_error("--restart: runs on several processes write no checkpoint yet (docs/parallel.md)");
+  checkpoints.check_process_count();
   for (const fs::path& folder : {report.directory, report.directory / "frames", checkpoints.path()})
     remove_interrupted_writes(folder);
   std::vector<std::string> skipped;
   auto loaded = checkpoints.newest_readable(&skipped);
   for (const std::string& why : skipped) report.restart_note += fmt::format("skipped {}\n", why);
+  if (sim.process_count() > 1) {
+    // Every process continues from the same step: the newest that every one can read (each keeps
+    // its two newest, so one torn by a kill leaves the one before on every process).
+    double newest = loaded ? -static_cast<double>(checkpoint_place(loaded->image).step) : 1.0;
+    sim.max_over_processes(std::span<double>(&newest, 1));
+    const long step = static_cast<long>(-newest);
+    if (newest > 0.0) {
+      loaded.reset();  // some process has none: all start from t = 0
+    } else if (loaded && checkpoint_place(loaded->image).step != step) {
+      loaded = checkpoints.readable_at(step);
+    }
+    if (on_any_process(sim, newest <= 0.0 && !loaded))
+      throw std::runtime_error(fmt::format("--restart: the checkpoints of step {} are not readable on every process",
+                                           step));
+  }
   if (!loaded) {
     report.restart_note += fmt::format("no checkpoint in {}: starting from t = 0", checkpoints.path().string());
     return std::nullopt;
@@ -297,6 +315,10 @@ class TimeLoop {
     if (options_.write_checkpoints) {
       output_.sync();  // the history rows the checkpoint covers are on disk before it is
       report_.checkpoint = checkpoints_.write(last_good_, sim_.step_count());
+      if (sim_.process_count() > 1) {
+        on_any_process(sim_, false);  // every process's file is complete
+        if (sim_.process_rank() == 0) checkpoints_.write_manifest(sim_.step_count(), sim_.time());
+      }
     }
     last_checkpoint_step_ = sim_.step_count();
     last_checkpoint_wall_ = std::chrono::steady_clock::now();
@@ -341,14 +363,11 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
   RunReport report;
   report.processes = sim.process_count();
   // Several processes (docs/parallel.md): process 0 holds the folder, writes the history, the
-  // PVD and the summary and shows progress; every process writes its piece of each frame; no
-  // checkpoint files yet (the in-memory snapshots that rewind a failed step work).
+  // PVD and the summary and shows progress; every process writes its piece of each frame and its
+  // own checkpoints (CheckpointFolder).
   RunOptions options = run_options;
   if (report.processes > 1) {
     options.progress = options.progress && rank == 0;
-    options.write_checkpoints = false;
-    report.restart_note = fmt::format("{} processes: no checkpoint files are written on several processes yet",
-                                      report.processes);
   }
   report.directory = options.output_directory.value_or(fs::path(spec.output.directory));
   report.particles = total_particles(sim);
@@ -366,7 +385,7 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
   // Frames and the .pvd written in the background while the steps go on (atomic_file.hpp);
   // finished before the summary and before the lock is released.
   io::DeferredWrites deferred_writes;
-  const CheckpointFolder checkpoints(report.directory);
+  const CheckpointFolder checkpoints(report.directory, 2, rank, report.processes);
   DriverState driver;
   driver.energy0 = sim.energy();
   driver.momentum0 = to_vec3<Dim>(total_momentum(sim));
