@@ -1,6 +1,7 @@
 // The MPM constitutive models (mpm/constitutive.hpp) against properties that do not come from the
 // code: objectivity of the co-rotational model (a rigid rotation Q of a deformed state gives
-// sigma(Q F) = Q sigma(F) Q^T and leaves the stress invariants and the energy unchanged), and the
+// sigma(Q F) = Q sigma(F) Q^T and leaves the stress invariants and the energy unchanged), its stress
+// against its own energy, a uniaxial closed form and the stress power along a path, and the
 // neo-Hookean model against the closed form of a uniaxial stretch (Bonet & Wood, Nonlinear
 // Continuum Mechanics, eq. 5.29, worked out for F = diag(s, 1, 1) below), against its own energy
 // (Cauchy stress = (1/J) dW/dF F^T, by central differences) and against linear elasticity in the
@@ -66,6 +67,104 @@ TEST(CorotationalElasticity, ARigidRotationAloneMakesNoStress) {
   // Round-off of R^T R - I (~1e-16) times the moduli (~1e11): well below 1e-3 Pa.
   EXPECT_LT(sigma.norm(), 1e-3);
   EXPECT_LT(std::abs(w), 1e-14);
+}
+
+// Energy consistency of the co-rotational model (issue 13): its Cauchy stress must be the one
+// conjugate to the energy it reports, sigma = (1/J) dW/dF F^T, or the stress power of an MPM step
+// differs from the change of the reported strain energy and the energy balance cannot close.
+// Central differences as for the neo-Hookean test below (step 1e-6: truncation and round-off
+// ~1e-10 W), so 1e-6 relative; the old stress R T R^T misses it by O(strain) = ~3e-2 here.
+Mat3 corotational_stress_from_energy(const Mat3& F, bool plane) {
+  const double h = 1e-6;
+  const int n = plane ? 2 : 3;  // plane strain: F_zz = 1 and no out-of-plane shear are kept
+  Mat3 dW = Mat3::Zero();
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      Mat3 plus = F, minus = F, unused;
+      plus(i, j) += h;
+      minus(i, j) -= h;
+      dW(i, j) = (corotational_linear_elastic(plus, kSteelLike, plane, unused) -
+                  corotational_linear_elastic(minus, kSteelLike, plane, unused)) /
+                 (2.0 * h);
+    }
+  return dW * F.transpose() / F.determinant();
+}
+
+TEST(CorotationalElasticity, StressIsTheDerivativeOfTheEnergy3D) {
+  Mat3 F;
+  F << 1.04, 0.02, -0.01,  //
+      0.01, 0.95, 0.03,    //
+      -0.02, 0.01, 1.02;
+  F = rotation(0.7, Vec3(1, 2, 3)) * F;
+  Mat3 sigma;
+  corotational_linear_elastic(F, kSteelLike, false, sigma);
+  EXPECT_LT((corotational_stress_from_energy(F, false) - sigma).norm(), 1e-6 * sigma.norm());
+}
+
+TEST(CorotationalElasticity, StressIsTheDerivativeOfTheEnergyInPlaneStrain) {
+  Mat3 F = Mat3::Identity();
+  F(0, 0) = 1.05;
+  F(1, 1) = 0.96;
+  F(0, 1) = 0.02;
+  F(1, 0) = -0.01;
+  F = rotation(0.9, Vec3::UnitZ()) * F;
+  Mat3 sigma;
+  corotational_linear_elastic(F, kSteelLike, true, sigma);
+  // In plane strain only the in-plane block is a derivative of W; sigma_zz is the reaction.
+  const Mat3 difference = corotational_stress_from_energy(F, true) - sigma;
+  EXPECT_LT(difference.block(0, 0, 2, 2).norm(), 1e-6 * sigma.norm());
+}
+
+// Closed form: F = diag(s, 1, 1) gives R = I, U = F, eps = diag(s - 1, 0, 0), J = s,
+// T = diag(lambda + 2 mu, lambda, lambda) (s - 1), and sigma = T U / J:
+//   sigma_xx = (lambda + 2 mu)(s - 1),  sigma_yy = sigma_zz = lambda (s - 1) / s,
+//   W = (lambda + 2 mu)(s - 1)^2 / 2.  Tolerance 1e-12 relative: one closed form in another order.
+TEST(CorotationalElasticity, UniaxialStretchMatchesTheClosedForm) {
+  const double lambda = kSteelLike.lambda, mu = kSteelLike.mu;
+  for (double s : {0.8, 0.95, 1.05, 1.2}) {
+    Mat3 F = Mat3::Identity();
+    F(0, 0) = s;
+    for (bool plane : {false, true}) {
+      Mat3 sigma;
+      const double w = corotational_linear_elastic(F, kSteelLike, plane, sigma);
+      const double sxx = (lambda + 2.0 * mu) * (s - 1.0), syy = lambda * (s - 1.0) / s;
+      EXPECT_NEAR(sigma(0, 0), sxx, 1e-12 * std::abs(sxx)) << "s = " << s;
+      EXPECT_NEAR(sigma(1, 1), syy, 1e-12 * std::abs(sxx)) << "s = " << s;
+      EXPECT_NEAR(sigma(2, 2), syy, 1e-12 * std::abs(sxx)) << "s = " << s;
+      EXPECT_NEAR(w, 0.5 * (lambda + 2.0 * mu) * (s - 1.0) * (s - 1.0), 1e-12 * std::abs(w)) << "s = " << s;
+    }
+  }
+}
+
+// The conservation law an explicit MPM step relies on: along a deformation path F(t) the stress
+// power per reference volume, J sigma : L with L = dF/dt F^-1, integrates to the change of W.
+// Path: a biaxial stretch diag(1 + 0.05 t, 1 - 0.04 t, 1) under a rotation by 2 t (rad), t in
+// [0, 1], with the stretch and the rotation changing together (plane strain). Midpoint rule with
+// 4000 steps: error ~ (1/4000)^2 W'' ~ 1e-7 W, so 1e-5 relative; the old stress R T R^T gives
+// about 1e-2 (biaxial strain of 5%).
+TEST(CorotationalElasticity, StressPowerIsTheRateOfTheStoredEnergy) {
+  auto path = [](double t) {
+    Mat3 stretch = Mat3::Identity();
+    stretch(0, 0) = 1.0 + 0.05 * t;
+    stretch(1, 1) = 1.0 - 0.04 * t;
+    return Mat3(rotation(2.0 * t, Vec3::UnitZ()) * stretch);
+  };
+  const int steps = 4000;
+  const double dt = 1.0 / steps;
+  double work = 0.0;
+  for (int k = 0; k < steps; ++k) {
+    const double t = (k + 0.5) * dt;
+    const Mat3 F = path(t);
+    const Mat3 rate = (path(t + 0.5 * dt) - path(t - 0.5 * dt)) / dt;
+    const Mat3 L = rate * F.inverse();
+    Mat3 sigma;
+    corotational_linear_elastic(F, kSteelLike, true, sigma);
+    work += F.determinant() * (sigma.array() * L.array()).sum() * dt;
+  }
+  Mat3 unused;
+  const double w1 = corotational_linear_elastic(path(1.0), kSteelLike, true, unused);
+  const double w0 = corotational_linear_elastic(path(0.0), kSteelLike, true, unused);
+  EXPECT_NEAR(work, w1 - w0, 1e-5 * std::abs(w1 - w0));
 }
 
 // F = diag(s, 1, 1): B = diag(s^2, 1, 1), J = s, so eq. 5.29 gives

@@ -16,8 +16,9 @@ struct ElasticConstants {
 // Rotation of the polar decomposition F = R U; in-plane closed form when plane is true.
 Mat3 polar_rotation(const Mat3& F, bool plane);
 
-// Co-rotational small-strain elasticity: strain eps = sym(R^T F) - I in the rotated frame, so that
-// rigid rotation (a rolling cylinder) makes no stress; sigma = R (lambda tr eps I + 2 mu eps) R^T.
+// Co-rotational small-strain elasticity: Biot strain eps = U - I (U = sym(R^T F)) in the rotated
+// frame, so that rigid rotation (a rolling cylinder) makes no stress; energy psi = T : eps / 2 with
+// T = lambda tr eps I + 2 mu eps, and the Cauchy stress conjugate to it, sigma = R T U R^T / J.
 double corotational_linear_elastic(const Mat3& F, const ElasticConstants& c, bool plane, Mat3& stress);
 
 // Compressible neo-Hookean (e.g. Bonet & Wood, Nonlinear Continuum Mechanics, eq. 5.29):
