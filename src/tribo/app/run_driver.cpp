@@ -408,6 +408,11 @@ RunReport run_solver(Simulation<Dim>& sim, const SimulationSpec& spec, const Run
   const long steps_run = report.steps - report.first_step;
   report.particle_updates_per_second =
       report.wall_seconds > 0.0 ? report.particles * static_cast<double>(steps_run) / report.wall_seconds : 0.0;
+  if (report.processes > 1 && report.wall_seconds > 0.0) {
+    double share = sim.communication_seconds() / report.wall_seconds;
+    sim.max_over_processes(std::span<double>(&share, 1));
+    report.communication_share = share;
+  }
   if (report.exit_code == 0) measure_conservation(sim, spec, driver, mass, report);
   if (rank == 0) write_summary(report, spec, options, sim.dt(), output.frames());
   return report;
@@ -432,6 +437,9 @@ std::string format_report(const RunReport& r) {
                        : fmt::format("  particles     {}\n", r.particles);
   s += fmt::format("  speed         {:.4g} particle-updates/s ({:.1f} steps/s)\n", r.particle_updates_per_second,
                    r.wall_seconds > 0 ? r.steps / r.wall_seconds : 0.0);
+  if (r.processes > 1)
+    s += fmt::format("  exchanging    {:.1f}% of the wall time (the busiest process: halo sums, migration, waits)\n",
+                     100.0 * r.communication_share);
   if (r.exit_code == 0) {
     s += fmt::format("  energy        {:.3e} relative change of the total (kinetic+strain+potential+frictional)\n",
                      r.energy_error);

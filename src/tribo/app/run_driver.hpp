@@ -31,6 +31,9 @@ struct RunReport {
   long steps = 0;
   long particles = 0;                  // of the whole run (every process's)
   int processes = 1;                   // MPI processes of the run (docs/parallel.md)
+  // Several processes: the largest share of the wall time any process spent exchanging with the
+  // others (halo sums, migration, waits included); 0 on one process.
+  double communication_share = 0.0;
   double simulated_time = 0.0;         // s
   double wall_seconds = 0.0;
   double particle_updates_per_second = 0.0;

@@ -104,6 +104,7 @@ void write_summary(const RunReport& report, const SimulationSpec& spec, const Ru
                   {"threads", omp_get_max_threads()},  // per process
                   {"processes", report.processes},
                   {"frames", frames}};
+  if (report.processes > 1) summary["communication_share"] = number(report.communication_share);
   if (options.restart) summary["restarted_from"] = {{"step", report.first_step}, {"time", number(report.first_time)}};
   summary["conservation"] = {
       {"energy_relative_error", number(report.energy_error)},

@@ -165,6 +165,8 @@ class Simulation {
   // complete, the values stay as they are.
   virtual int process_count() const { return 1; }
   virtual int process_rank() const { return 0; }
+  // This process's wall time exchanging with the others so far (s), waits included.
+  virtual double communication_seconds() const { return 0.0; }
   virtual void sum_over_processes(std::span<double> /*values*/) const {}
   virtual void max_over_processes(std::span<double> /*values*/) const {}
 };

@@ -1,6 +1,7 @@
 #include "tribo/mpm/mpm_simulation.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <span>
@@ -135,6 +136,7 @@ class MpmSimulation final : public Simulation<Dim> {
   void restore_state(const StateReader& in) override;
   double time_step_limit() const override;
   int process_count() const override { return processes_.size(); }
+  double communication_seconds() const override { return communication_seconds_; }
   int process_rank() const override { return processes_.rank(); }
   void sum_over_processes(std::span<double> values) const override {
     if (distributed_) processes_.sum_in_place(values);
@@ -263,6 +265,9 @@ class MpmSimulation final : public Simulation<Dim> {
   bool distributed_ = false;
   parallel::RcbPartition<Dim> decomposition_;
   NodeHalo<Dim> halo_;
+  // Wall time in the halo sums and the migration (which include waiting for the other processes),
+  // for the share of a step spent communicating (summary.json). Not state.
+  double communication_seconds_ = 0.0;
 };
 
 template <int Dim>
@@ -408,7 +413,9 @@ void MpmSimulation<Dim>::sum_halo(HaloSum which) {
   } else {
     columns = {halo_column<Dim>(nodes_.momentum)};
   }
+  const auto start = std::chrono::steady_clock::now();
   halo_.sum(processes_, nodes_.fields, columns);
+  communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // After the move: each particle goes to the process whose box holds it (kept ones first, in
@@ -417,7 +424,9 @@ template <int Dim>
 void MpmSimulation<Dim>::migrate_particles() {
   std::vector<int> owner(particles_.size());
   for (std::size_t p = 0; p < particles_.size(); ++p) owner[p] = decomposition_.owner(particles_.position[p]);
+  const auto start = std::chrono::steady_clock::now();
   parallel::migrate_particles(particle_arrays(*this), owner, processes_);
+  communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   size_particle_scratch();
 }
 
