@@ -80,6 +80,19 @@ timeout 60 mpiexec -n 3 "$tribo" run "$long" --quiet --restart "$work/cut" >/dev
 [[ $? -ne 0 ]] || fail "a restart on 3 processes of a 2-process run was not refused"
 grep -q "written by 2 processes" "$work/three.err" || fail "the refusal does not name 2 processes: $(head -c 300 "$work/three.err")"
 
+# A run that goes unstable on one process stops on all: exit 3, one message naming the process
+# and the particle, and the last good step written (history row, frame, checkpoints).
+fly="$work/fly.yaml"
+shortened "$deck" "$fly" "velocity: [0, 0]
+  - {name: floor" "velocity: [40, 0]
+  - {name: floor"
+timeout 120 mpiexec -n 2 "$tribo" run "$fly" --quiet --output "$work/fly" >"$work/fly.out" 2>"$work/fly.err"
+[[ $? -ne 0 ]] || fail "a block leaving the grid on 2 processes exited 0"
+count=$(grep -c "run stopped: .*process [01]: particle .* left the grid" "$work/fly.err")
+[[ $count -eq 1 ]] || fail "expected one message naming the process and the particle, got $count: $(head -c 400 "$work/fly.err")"
+grep -q "last good" "$work/fly.out" || fail "the last good step was not written"
+[[ -f "$work/fly/checkpoints/manifest.json" ]] || fail "no checkpoints of the last good step"
+
 # PD decks and subcommands other than run: one message, exit 1, no output folder.
 pd="$source_dir/tests/decks/good/pd_incline_2d.yaml"
 timeout 60 mpiexec -n 2 "$tribo" run "$pd" --output "$work/pd" >"$work/pd.out" 2>"$work/pd.err"
@@ -91,4 +104,4 @@ timeout 60 mpiexec -n 2 "$tribo" check "$deck" >"$work/check.out" 2>"$work/check
 [[ $? -eq 1 ]] || fail "tribo check on 2 processes did not exit 1"
 # One process under mpiexec is an ordinary run.
 timeout 120 mpiexec -n 1 "$tribo" check "$deck" >"$work/check" 2>&1 || fail "mpiexec -n 1 tribo check failed: $(head -c 400 "$work/check")"
-cli_finish "incline on 2 and 3 processes against one, repeatable, killed and restarted on 2, PD and check refused; "
+cli_finish "incline on 2 and 3 processes against one, repeatable, killed and restarted on 2, unstable run stopped on all, PD and check refused; "

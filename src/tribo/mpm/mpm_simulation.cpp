@@ -971,31 +971,45 @@ void MpmSimulation<Dim>::check_health() const {
 #pragma omp parallel for schedule(static) reduction(min : first)
   for (long p = 0; p < n; ++p)
     if (problem(p) != 0) first = std::min(first, p);
-  // Across processes every one learns that one failed, so that none waits for the others.
-  if (distributed_ && processes_.sum(static_cast<long long>(first != n)) > 0 && first == n)
-    throw SimulationError(steps_, time_, "a particle on another process failed (its process names it)");
-  if (first == n) return;
-  const long p = first;
-  const Vec<Dim>& x = particles_.position[p];
-  const std::string& body = spec_.bodies[particles_.body[p]].name;
-  switch (problem(p)) {
-    case 1:
-      throw SimulationError(steps_, time_,
-                            fmt::format("particle {} of body '{}' has a non-finite position or velocity "
-                                        "(time step too large for the material, or a contact blow-up)",
-                                        p, body));
-    case 2:
-      throw SimulationError(steps_, time_,
-                            fmt::format("particle {} of body '{}' has a non-finite stress (the material "
-                                        "inverted, J = det F <= 0: time step too large for the material, "
-                                        "or a contact blow-up)",
-                                        p, body));
-    default:
-      throw SimulationError(steps_, time_,
-                            fmt::format("particle {} of body '{}' left the grid at ({:.6g}{}) "
-                                        "(enlarge mpm.grid, or check velocities and boundary conditions)",
-                                        p, body, x[0], Dim > 1 ? fmt::format(", {:.6g}", x[1]) : std::string()));
+  if (first == n && !distributed_) return;
+  std::string message;  // what is wrong here, empty when nothing is
+  if (first != n) {
+    const long p = first;
+    const Vec<Dim>& x = particles_.position[p];
+    const std::string& body = spec_.bodies[particles_.body[p]].name;
+    switch (problem(p)) {
+      case 1:
+        message = fmt::format("particle {} of body '{}' has a non-finite position or velocity (time step too "
+                              "large for the material, or a contact blow-up)",
+                              p, body);
+        break;
+      case 2:
+        message = fmt::format("particle {} of body '{}' has a non-finite stress (the material inverted, J = det "
+                              "F <= 0: time step too large for the material, or a contact blow-up)",
+                              p, body);
+        break;
+      default:
+        message = fmt::format("particle {} of body '{}' left the grid at ({:.6g}{}) (enlarge mpm.grid, or check "
+                              "velocities and boundary conditions)",
+                              p, body, x[0], Dim > 1 ? fmt::format(", {:.6g}", x[1]) : std::string());
+    }
   }
+  if (distributed_) {
+    // Every process learns what the lowest failing one found, so that all stop with its message
+    // instead of waiting for each other (particle numbers are that process's own).
+    const auto* bytes = reinterpret_cast<const std::byte*>(message.data());
+    const std::vector<std::byte> mine(bytes, bytes + message.size());
+    const auto received = processes_.all_to_all(std::vector<std::vector<std::byte>>(
+        static_cast<std::size_t>(processes_.size()), mine));
+    for (std::size_t r = 0; r < received.size(); ++r)
+      if (!received[r].empty())
+        throw SimulationError(steps_, time_,
+                              fmt::format("process {}: {}", r,
+                                          std::string(reinterpret_cast<const char*>(received[r].data()),
+                                                      received[r].size())));
+    return;
+  }
+  throw SimulationError(steps_, time_, message);
 }
 
 // Checkpoints: every per-particle array in its current (sorted) order, so that the next sort
