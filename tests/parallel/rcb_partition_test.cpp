@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 namespace tribo::parallel {
@@ -131,6 +132,36 @@ TEST(RcbPartition, NoPointsHalvesTheDomain) {
   const auto partition = RcbPartition<2>::build(none, 2, domain, Communicator::single());
   EXPECT_DOUBLE_EQ(partition.box(0).upper.x(), 1.0);
   EXPECT_DOUBLE_EQ(partition.box(1).lower.x(), 1.0);
+}
+
+}  // namespace
+}  // namespace tribo::parallel
+
+namespace tribo::parallel {
+namespace {
+
+// A checkpoint holds the decomposition as numbers: read back, it gives every point the same owner
+// and the same boxes bit for bit; a list of the wrong length is refused.
+TEST(RcbPartition, NumbersRoundTripGivesTheSameOwnersAndBoxes) {
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<Vec<3>> points;
+  for (int i = 0; i < 2000; ++i) points.emplace_back(u(random), 0.5 * u(random), 2.0 * u(random));
+  const Box<3> domain{Vec<3>(0, 0, 0), Vec<3>(1, 0.5, 2)};
+  const auto partition = RcbPartition<3>::build(points, 5, domain, Communicator::single());
+  const std::vector<double> numbers = partition.to_numbers();
+  const auto copy = RcbPartition<3>::from_numbers(numbers);
+  ASSERT_EQ(copy.parts(), 5);
+  for (int p = 0; p < 5; ++p) {
+    EXPECT_EQ(copy.box(p).lower, partition.box(p).lower);
+    EXPECT_EQ(copy.box(p).upper, partition.box(p).upper);
+  }
+  for (int k = 0; k < 5000; ++k) {
+    const Vec<3> x(1.2 * u(random) - 0.1, 0.6 * u(random) - 0.05, 2.2 * u(random) - 0.1);
+    EXPECT_EQ(copy.owner(x), partition.owner(x));
+  }
+  std::vector<double> short_list(numbers.begin(), numbers.end() - 1);
+  EXPECT_THROW(RcbPartition<3>::from_numbers(short_list), std::runtime_error);
 }
 
 }  // namespace

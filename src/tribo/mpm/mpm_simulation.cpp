@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <span>
 #include <string_view>
@@ -173,6 +174,9 @@ class MpmSimulation final : public Simulation<Dim> {
   void sum_halo(HaloSum which);
   void migrate_particles();
   void size_particle_scratch();
+  void place_boundary_conditions();
+  void rebalance();
+  void adopt_sub_grid();
   // A vector summed over the processes (each holds its particles' and counted nodes' share).
   Vec<Dim> sum_over_processes(Vec<Dim> value) const {
     if (distributed_) processes_.sum_in_place(std::span<double>(value.data(), Dim));
@@ -265,6 +269,10 @@ class MpmSimulation final : public Simulation<Dim> {
   bool distributed_ = false;
   parallel::RcbPartition<Dim> decomposition_;
   NodeHalo<Dim> halo_;
+  Grid<Dim> global_grid_;                       // the deck's grid (grid_ is this process's part)
+  IVec<Dim> grid_first_ = IVec<Dim>::Zero();    // global index of grid_'s node 0
+  int reach_ = 0;                               // cells of stencil support around a box
+  static constexpr int kRebalanceInterval = 100;  // steps between balance checks
   // Wall time in the halo sums and the migration (which include waiting for the other processes),
   // for the share of a step spent communicating (summary.json). Not state.
   double communication_seconds_ = 0.0;
@@ -335,22 +343,97 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec, const parallel::Co
   if (nodes_.with_contact_data) nodes_.contact_data = contact_data_needed(spec_, layout_);
   if (nodes_.with_contact_data) shared_node_.assign(grid_.node_count(), 0);
   size_particle_scratch();
-  boundary_ = GridBoundaryConditions<Dim>::from(spec_, grid_);
   contact_.resize(layout_.fields);
-  if (distributed_) {
-    // A node shared with processes of lower rank is counted by the lowest of them.
-    std::vector<char> counted(static_cast<std::size_t>(grid_.node_count()), 1);
-    for (std::size_t k = 0; k < halo_.peers().size(); ++k)
-      if (halo_.peers()[k] < processes_.rank())
-        for (long node : halo_.shared_nodes(k)) counted[static_cast<std::size_t>(node)] = 0;
-    for (auto& constraint : boundary_.constraints) constraint.counted = counted[static_cast<std::size_t>(constraint.node)];
-    contact_.counted_node = std::move(counted);
-  }
+  place_boundary_conditions();
   if (layout_.fields > 1) slip_history_.slip.assign(nodes_.mass.size(), 0.0);  // every node entry
   // Cracked grids keep node slip: their crack fields are not material fields of the moments.
   if (layout_.fields > 1 && !cracked() && spec_.mpm.contact.slip == ContactSlipPoint::Surface)
     moments_.allocate(nodes_.mass.size());
 
+}
+
+// The grid's velocity constraints on this process's nodes; across processes, which nodes' impulses
+// this process counts: a node shared with processes of lower rank is counted by the lowest.
+template <int Dim>
+void MpmSimulation<Dim>::place_boundary_conditions() {
+  boundary_ = GridBoundaryConditions<Dim>::from(spec_, grid_);
+  if (!distributed_) return;
+  std::vector<char> counted(static_cast<std::size_t>(grid_.node_count()), 1);
+  for (std::size_t k = 0; k < halo_.peers().size(); ++k)
+    if (halo_.peers()[k] < processes_.rank())
+      for (long node : halo_.shared_nodes(k)) counted[static_cast<std::size_t>(node)] = 0;
+  for (auto& constraint : boundary_.constraints) constraint.counted = counted[static_cast<std::size_t>(constraint.node)];
+  contact_.counted_node = std::move(counted);
+}
+
+// Across processes, every kRebalanceInterval steps when the particle counts drift more than 10%
+// from the mean: new boxes from the particles where they are now (RCB), the particles migrate to
+// their new owners, each process moves to its new sub-grid, and the slip history of static
+// friction (per node entry, the only nodal state that outlives a step) follows its nodes.
+template <int Dim>
+void MpmSimulation<Dim>::rebalance() {
+  double load[2] = {static_cast<double>(particles_.size()), static_cast<double>(particles_.size())};
+  processes_.sum_in_place(std::span<double>(load, 1));
+  processes_.max_in_place(std::span<double>(load + 1, 1));
+  if (load[1] <= 1.1 * load[0] / processes_.size()) return;
+  const Grid<Dim> old_grid = grid_;
+  const IVec<Dim> old_first = grid_first_;
+  std::vector<double> old_slip = std::move(slip_history_.slip);
+  decomposition_ = parallel::RcbPartition<Dim>::build(
+      particles_.position, processes_.size(), parallel::Box<Dim>{global_grid_.origin, global_grid_.upper()}, processes_);
+  migrate_particles();
+  adopt_sub_grid();
+  if (old_slip.empty()) return;
+  slip_history_.slip.assign(nodes_.mass.size(), 0.0);
+  // Each non-zero entry goes to every process whose new sub-grid holds its node (global index,
+  // field, value); holders of a shared node had the same bits, so duplicates agree.
+  const int F = layout_.fields;
+  std::vector<SubGrid<Dim>> subs;
+  for (int r = 0; r < processes_.size(); ++r)
+    subs.push_back(sub_grid_for_box(global_grid_, decomposition_.box(r), reach_));
+  const auto holds = [](const SubGrid<Dim>& sub, const IVec<Dim>& g) {
+    for (int d = 0; d < Dim; ++d)
+      if (g[d] < sub.first[d] || g[d] >= sub.first[d] + sub.grid.nodes[d]) return false;
+    return true;
+  };
+  struct Entry {
+    long node;
+    int field;
+    double slip;
+  };
+  std::vector<std::vector<std::byte>> send(static_cast<std::size_t>(processes_.size()));
+  for (std::size_t e = 0; e < old_slip.size(); ++e) {
+    if (old_slip[e] == 0.0) continue;
+    const IVec<Dim> g = old_grid.node_ijk(static_cast<long>(e) / F) + old_first;
+    const Entry entry{global_grid_.node_index(g), static_cast<int>(e % F), old_slip[e]};
+    const auto* bytes = reinterpret_cast<const std::byte*>(&entry);
+    for (int r = 0; r < processes_.size(); ++r)
+      if (holds(subs[static_cast<std::size_t>(r)], g))
+        send[static_cast<std::size_t>(r)].insert(send[static_cast<std::size_t>(r)].end(), bytes, bytes + sizeof(Entry));
+  }
+  for (const std::vector<std::byte>& from : processes_.all_to_all(std::move(send)))
+    for (std::size_t k = 0; k + sizeof(Entry) <= from.size(); k += sizeof(Entry)) {
+      Entry entry;
+      std::memcpy(&entry, from.data() + k, sizeof(Entry));
+      const IVec<Dim> local = global_grid_.node_ijk(entry.node) - grid_first_;
+      slip_history_.slip[static_cast<std::size_t>(grid_.node_index(local) * F + entry.field)] = entry.slip;
+    }
+}
+
+// This process's sub-grid for its box of decomposition_, and everything sized by it.
+template <int Dim>
+void MpmSimulation<Dim>::adopt_sub_grid() {
+  const SubGrid<Dim> sub = sub_grid_for_box(global_grid_, decomposition_.box(processes_.rank()), reach_);
+  grid_ = sub.grid;
+  grid_first_ = sub.first;
+  halo_ = NodeHalo<Dim>::build(sub, processes_);
+  const unsigned contact_data = nodes_.contact_data;
+  nodes_.allocate(grid_.node_count(), nodes_.fields);
+  nodes_.contact_data = contact_data;
+  stencil_.clear();  // the scatter partition and the sort are laid out on the grid: again
+  size_particle_scratch();
+  place_boundary_conditions();
+  if (!slip_history_.slip.empty()) slip_history_.slip.assign(nodes_.mass.size(), 0.0);
 }
 
 // Across processes: which particles this process keeps (those of its box of a recursive
@@ -385,9 +468,11 @@ void MpmSimulation<Dim>::decompose() {
   const double support = spec_.mpm.shape_function == ShapeFunctionKind::Linear ? 1.0
                          : spec_.mpm.shape_function == ShapeFunctionKind::Gimp ? 1.0 + half_width_
                                                                                 : 1.5;
-  const SubGrid<Dim> sub = sub_grid_for_box(global, decomposition_.box(processes_.rank()),
-                                            static_cast<int>(std::ceil(support)));
+  global_grid_ = global;
+  reach_ = static_cast<int>(std::ceil(support));
+  const SubGrid<Dim> sub = sub_grid_for_box(global, decomposition_.box(processes_.rank()), reach_);
   grid_ = sub.grid;
+  grid_first_ = sub.first;
   halo_ = NodeHalo<Dim>::build(sub, processes_);
 }
 
@@ -455,6 +540,7 @@ template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::step_with() {
   const UpdateScheme scheme = spec_.mpm.update;
+  if (distributed_ && steps_ > 0 && steps_ % kRebalanceInterval == 0) rebalance();
   if (steps_ % kSortInterval == 0) sort_particles_by_cell();
   nodes_.clear();
   contact_.clear();
@@ -1023,6 +1109,7 @@ void MpmSimulation<Dim>::save_state(StateWriter& out) const {
   for_each_array(particle_arrays(*this), [&out](std::string_view name, const auto& values) {
     out.write_array(fmt::format("mpm.{}", name), values);
   });
+  if (distributed_) out.write_array("mpm.decomposition", decomposition_.to_numbers());  // the boxes of now
   out.write_array("mpm.contact_impulse", contact_.pair_impulse);
   out.write_array("mpm.contact_slip", slip_history_.slip);
   out.write_value("mpm.contact_frictional_work", contact_.frictional_work);
@@ -1056,6 +1143,12 @@ void MpmSimulation<Dim>::restore_state(const StateReader& in) {
     else in.read_array_of_size(fmt::format("mpm.{}", name), values);
   });
   if (distributed_) size_particle_scratch();
+  if (distributed_) {  // the boxes the run had, and so its sub-grid, before the slip history
+    std::vector<double> numbers;
+    in.read_array("mpm.decomposition", numbers);
+    decomposition_ = parallel::RcbPartition<Dim>::from_numbers(numbers);
+    adopt_sub_grid();
+  }
   in.read_array_of_size("mpm.contact_impulse", contact_.pair_impulse);
   in.read_array_of_size("mpm.contact_slip", slip_history_.slip);
   in.read_value("mpm.contact_frictional_work", contact_.frictional_work);

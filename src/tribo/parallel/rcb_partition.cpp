@@ -135,6 +135,47 @@ int RcbPartition<Dim>::owner(const Vec<Dim>& x) const {
   return -1 - node;
 }
 
+// Layout: parts, cuts, root, then per cut (axis, position, below, above), then per box its lower
+// and upper corners. Indices are small integers: exact as doubles.
+template <int Dim>
+std::vector<double> RcbPartition<Dim>::to_numbers() const {
+  std::vector<double> out{static_cast<double>(boxes_.size()), static_cast<double>(cuts_.size()),
+                          static_cast<double>(root_)};
+  for (const Cut& c : cuts_) out.insert(out.end(), {static_cast<double>(c.axis), c.position,
+                                                    static_cast<double>(c.below), static_cast<double>(c.above)});
+  for (const Box<Dim>& b : boxes_) {
+    for (int d = 0; d < Dim; ++d) out.push_back(b.lower[d]);
+    for (int d = 0; d < Dim; ++d) out.push_back(b.upper[d]);
+  }
+  return out;
+}
+
+template <int Dim>
+RcbPartition<Dim> RcbPartition<Dim>::from_numbers(std::span<const double> numbers) {
+  const auto bad = [] { return std::runtime_error("RcbPartition: malformed decomposition entry"); };
+  if (numbers.size() < 3) throw bad();
+  const auto parts = static_cast<std::size_t>(numbers[0]), cuts = static_cast<std::size_t>(numbers[1]);
+  if (parts < 1 || cuts + 1 != parts || numbers.size() != 3 + 4 * cuts + 2 * Dim * parts) throw bad();
+  RcbPartition partition;
+  partition.root_ = static_cast<int>(numbers[2]);
+  std::size_t k = 3;
+  const auto in_tree = [&](int node) { return node >= 0 ? node < static_cast<int>(cuts) : -1 - node < static_cast<int>(parts); };
+  for (std::size_t c = 0; c < cuts; ++c, k += 4) {
+    const Cut cut{static_cast<int>(numbers[k]), numbers[k + 1], static_cast<int>(numbers[k + 2]),
+                  static_cast<int>(numbers[k + 3])};
+    if (cut.axis < 0 || cut.axis >= Dim || !in_tree(cut.below) || !in_tree(cut.above)) throw bad();
+    partition.cuts_.push_back(cut);
+  }
+  if (!in_tree(partition.root_)) throw bad();
+  for (std::size_t b = 0; b < parts; ++b) {
+    Box<Dim> box;
+    for (int d = 0; d < Dim; ++d) box.lower[d] = numbers[k++];
+    for (int d = 0; d < Dim; ++d) box.upper[d] = numbers[k++];
+    partition.boxes_.push_back(box);
+  }
+  return partition;
+}
+
 template class RcbPartition<2>;
 template class RcbPartition<3>;
 

@@ -38,6 +38,11 @@ class RcbPartition {
   // (the outer boxes extend to infinity for ownership), so every point has exactly one owner.
   int owner(const Vec<Dim>& x) const;
 
+  // The tree as plain numbers (a checkpoint entry) and back: the copy has the same boxes and the
+  // same owner() for every point. from_numbers throws std::runtime_error on a malformed list.
+  std::vector<double> to_numbers() const;
+  static RcbPartition from_numbers(std::span<const double> numbers);
+
  private:
   // A cut of the tree: points with x[axis] < position go to `below`, the others to `above`;
   // a child index >= 0 is another cut, a child -1 - p is the leaf of part p.
