@@ -172,12 +172,86 @@ TEST(ContactLawDescriptors, VelocityWeakeningReadsAndWritesBackExactly) {
   EXPECT_EQ(mpm_again.mpm.cracks.at(0).law.weakening_velocity, 0.05);
 
   const SimulationSpec pd = read_deck(good / "pd_velocity_weakening_2d.yaml");
-  EXPECT_EQ(pd.pd.contact.law, ContactLaw::VelocityWeakening);
-  EXPECT_EQ(pd.pd.contact.weakening_velocity, 0.2);
+  EXPECT_EQ(pd.pd.contact.law.law, ContactLaw::VelocityWeakening);
+  EXPECT_EQ(pd.pd.contact.law.weakening_velocity, 0.2);
   const SimulationSpec pd_again = parse_deck(write_deck(pd), "deck.yaml");
-  EXPECT_EQ(pd_again.pd.contact.law, ContactLaw::VelocityWeakening);
-  EXPECT_EQ(pd_again.pd.contact.weakening_velocity, 0.2);
-  EXPECT_EQ(pd_again.pd.contact.static_friction, 0.4);
+  EXPECT_EQ(pd_again.pd.contact.law.law, ContactLaw::VelocityWeakening);
+  EXPECT_EQ(pd_again.pd.contact.law.weakening_velocity, 0.2);
+  EXPECT_EQ(pd_again.pd.contact.law.static_friction, 0.4);
+}
+
+const char* const kPdHead = R"(method: pd
+time: {end: 1.0e-4}
+materials:
+  - {name: block, model: pmb, density: 1000, youngs_modulus: 1.0e6, poisson_ratio: 0.3333333333333333}
+  - {name: floor, model: rigid}
+bodies:
+  - {name: block, material: block, geometry: {box: {min: [0.1, 0.1], max: [0.14, 0.12]}}}
+  - {name: floor, material: floor, geometry: {box: {min: [0, 0.09], max: [0.3, 0.1]}}}
+pd:
+  spacing: 0.0025
+)";
+
+// The error of a PD deck whose pd.contact is `contact`, or "" when it reads.
+std::string pd_error(const std::string& contact) {
+  try {
+    parse_deck(wrapped(kPdHead, wrapped("  contact: {", contact, "}"), "\n"), "pd.yaml");
+  } catch (const DeckError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// PD's friction law reads the same descriptors: each PD law rejects every law key it does not read
+// (a key no PD law reads is an unknown key of pd.contact), and reads each one it does.
+TEST(ContactLawDescriptors, PdReaderTakesTheLawKeysFromTheDescriptors) {
+  for (const contact::ContactLawDescriptor& law : contact::kContactLaws) {
+    if (!law.pd) continue;
+    std::string base = wrapped("law: ", law.name, "");
+    if (law.reads("weakening_velocity")) base += ", weakening_velocity: 0.1";
+    for (const contact::ContactLawKey& key : contact::kContactLawKeys) {
+      if (key.key == "weakening_velocity" && law.reads(key.key)) continue;  // in `base` already
+      const std::string error = pd_error(wrapped(base + ", ", key.key, ": 0.5"));
+      if (law.reads(key.key)) {
+        // slip_weakening_distance needs static_friction > friction (the law's check).
+        if (key.key == "slip_weakening_distance")
+          EXPECT_NE(error.find("needs a static_friction above friction"), std::string::npos) << error;
+        else
+          EXPECT_EQ(error, "") << law.name << " " << key.key;
+      } else {
+        const bool refused = error.find(wrapped("is not used by law '", law.name, "'")) != std::string::npos ||
+                             error.find("unknown key") != std::string::npos;
+        EXPECT_TRUE(refused) << law.name << " " << key.key << ": " << error;
+      }
+    }
+    // The rule between keys of every PD friction law: static friction is never below kinetic.
+    EXPECT_NE(pd_error(base + ", friction: 0.4, static_friction: 0.3").find("must be >= friction (0.4)"),
+              std::string::npos)
+        << law.name;
+  }
+  // A law that is not a PD law is refused by name.
+  EXPECT_NE(pd_error("law: stick").find("is not a PD contact law"), std::string::npos);
+}
+
+// Every PD law with every key it reads comes back from the deck as run unchanged.
+TEST(ContactLawDescriptors, PdLawsRoundTripThroughTheWriter) {
+  for (const contact::ContactLawDescriptor& law : contact::kContactLaws) {
+    if (!law.pd) continue;
+    std::string contact = wrapped("law: ", law.name, ", friction: 0.25, static_friction: 0.5, adhesion: 3");
+    if (law.reads("weakening_velocity")) contact += ", weakening_velocity: 0.125";
+    if (law.reads("slip_weakening_distance")) contact += ", slip_weakening_distance: 0.001";
+    const SimulationSpec a = parse_deck(wrapped(kPdHead, wrapped("  contact: {", contact, "}"), "\n"), "pd.yaml");
+    const SimulationSpec b = parse_deck(write_deck(a), "deck.yaml");
+    const ContactLawSpec &la = a.pd.contact.law, &lb = b.pd.contact.law;
+    EXPECT_EQ(la.law, law.law);
+    EXPECT_EQ(lb.law, la.law);
+    EXPECT_EQ(lb.friction, 0.25);
+    EXPECT_EQ(lb.static_friction, la.static_friction);
+    EXPECT_EQ(lb.adhesion, 3.0);
+    EXPECT_EQ(lb.slip_weakening_distance, la.slip_weakening_distance);
+    EXPECT_EQ(lb.weakening_velocity, la.weakening_velocity);
+    EXPECT_EQ(write_deck(b), write_deck(a)) << law.name;
+  }
 }
 
 // A coulomb PD deck's deck.yaml does not gain a `law` key (its checkpoint fingerprint is kept).

@@ -364,7 +364,7 @@ TEST(DeckReader, PdOptionsAndHistoriesAreRead) {
   EXPECT_EQ(s.pd.precracks[0].points[1], Vec3(0.008, 0.005, 0));
   const SimulationSpec p = read_deck(kDecks / "good" / "pd_incline_2d.yaml");
   EXPECT_EQ(p.gravity_ramp, 0.005);
-  EXPECT_EQ(p.pd.contact.static_friction, 0.35);
+  EXPECT_EQ(p.pd.contact.law.static_friction, 0.35);
   ASSERT_EQ(p.output.history.size(), 5u);
   EXPECT_EQ(p.output.history[2].quantity, HistoryQuantity::ContactForce);
   EXPECT_EQ(p.output.history[2].materials, (std::array<std::string, 2>{"block", "floor"}));

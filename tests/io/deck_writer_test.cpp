@@ -123,13 +123,8 @@ void expect_same_spec(const SimulationSpec& a, const SimulationSpec& b) {
   EXPECT_EQ(pa.contact.radius_rule, pb.contact.radius_rule);
   EXPECT_EQ(pa.contact.stiffness, pb.contact.stiffness);
   EXPECT_EQ(pa.contact.friction_model, pb.contact.friction_model);
-  EXPECT_EQ(pa.contact.friction, pb.contact.friction);
-  EXPECT_EQ(pa.contact.static_friction, pb.contact.static_friction);
-  EXPECT_EQ(pa.contact.adhesion, pb.contact.adhesion);
+  expect_same_law(pa.contact.law, pb.contact.law);
   EXPECT_EQ(pa.contact.regularization_velocity, pb.contact.regularization_velocity);
-  EXPECT_EQ(pa.contact.weakening_distance, pb.contact.weakening_distance);
-  EXPECT_EQ(pa.contact.law, pb.contact.law);
-  EXPECT_EQ(pa.contact.weakening_velocity, pb.contact.weakening_velocity);
   EXPECT_EQ(pa.surface_correction, pb.surface_correction);
   EXPECT_EQ(pa.partial_volume, pb.partial_volume);
   EXPECT_EQ(pa.damping, pb.damping);

@@ -50,8 +50,8 @@ SimulationSpec point_on_floor(double offset, double z, double dt, double gravity
   add_body(spec, "point", 0, box(2, centre - half, centre + half));
   spec.gravity = Vec3(0, -gravity, 0);
   spec.pd.contact.friction_model = FrictionModel::Nfcm;
-  spec.pd.contact.friction = 1e-6;
-  spec.pd.contact.static_friction = 2e-6;
+  spec.pd.contact.law.friction = 1e-6;
+  spec.pd.contact.law.static_friction = 2e-6;
   return spec;
 }
 
@@ -224,7 +224,7 @@ TEST(ContactDashpot, WithoutStaticFrictionTheContactStaysElastic) {
   const double gravity = probe.k_eff * 1e-3 * h / mass;
   const Prediction p = predict(0.0, dt, gravity);
   SimulationSpec spec = point_on_floor(0.0, p.z_eq + 0.2 * mass * gravity / p.k_eff, dt, gravity);
-  spec.pd.contact.static_friction.reset();
+  spec.pd.contact.law.static_friction.reset();
   PdSimulation<2> sim(spec);
   const std::size_t point = sim.position().size() - 1;
   std::vector<double> y;
@@ -268,8 +268,8 @@ SimulationSpec pressed_pair() {
   add_body(spec, "plate", 0, box(2, Vec3(0, -4 * h, 0), Vec3(12 * h, 0, 0)));
   const Vec3 shift(3.3 * h, -0.2 * h, 0);
   add_body(spec, "block", 0, box(2, shift, shift + Vec3(6 * h, 4 * h, 0)));
-  spec.pd.contact.friction = 0.25;
-  spec.pd.contact.static_friction = 0.5;
+  spec.pd.contact.law.friction = 0.25;
+  spec.pd.contact.law.static_friction = 0.5;
   return spec;
 }
 

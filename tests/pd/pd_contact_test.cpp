@@ -158,14 +158,14 @@ void expect_bitwise_restart(bool static_friction) {
   // the state.
   SimulationSpec spec = pd_spec(2, h);
   if (static_friction) {
-    spec.pd.contact.static_friction = 0.8;
-    spec.pd.contact.weakening_distance = 0.05 * h;  // deck key slip_weakening_distance
+    spec.pd.contact.law.static_friction = 0.8;
+    spec.pd.contact.law.slip_weakening_distance = 0.05 * h;  // deck key slip_weakening_distance
   }
   add_material(spec, pd_material("m", MaterialModel::Pmb, 1000, 1e7, 1.0 / 3.0));
   add_body(spec, "lower", 0, box(2, Vec3::Zero(), Vec3(12 * h, 4 * h, 0)));
   add_body(spec, "upper", 0, box(2, Vec3(2 * h, 4.2 * h, 0), Vec3(8 * h, 8.2 * h, 0)),
            Vec3(2.0, -1.0, 0));
-  spec.pd.contact.friction = 0.4;
+  spec.pd.contact.law.friction = 0.4;
   PdSimulation<2> straight(spec);
   for (int s = 0; s < 150; ++s) straight.step();
   ASSERT_GT(straight.frictional_work(), 0.0) << "the test needs friction before the checkpoint";

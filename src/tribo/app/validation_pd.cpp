@@ -53,7 +53,7 @@ ValidationRow claim(const std::string& problem, const std::string& quantity, dou
 // the last 4 lattice periods of the deck (4 h / v).
 std::vector<ValidationRow> sliding_friction() {
   const SimulationSpec deck = load_example("pd-friction-slide.yaml");
-  const double mu = deck.pd.contact.friction;
+  const double mu = deck.pd.contact.law.friction;
   const double speed = deck.bodies[deck.body_index("block")].velocity.x();
   const double from = deck.time.end - 4.0 * deck.pd.spacing / speed;
   std::vector<ValidationRow> rows;
@@ -126,7 +126,7 @@ double incline_reference(const SimulationSpec& deck, double mu) {
 template <int Dim>
 std::vector<ValidationRow> incline_rows(const std::string& problem, const SimulationSpec& deck,
                                         std::span<const FrictionModel> models = kModels) {
-  const double reference = incline_reference(deck, deck.pd.contact.friction);
+  const double reference = incline_reference(deck, deck.pd.contact.law.friction);
   std::vector<ValidationRow> rows;
   for (FrictionModel m : models) {
     const pd::CentroidMotion motion =
@@ -179,7 +179,7 @@ std::vector<ValidationRow> frictionless(double end_time) {
                        Case{"flat floor from 0.3 m/s, offset h/2", 0.5, 1.0, true}}) {
     SimulationSpec deck = base;
     deck.pd.contact.friction_model = FrictionModel::None;
-    deck.pd.contact.friction = 0.0;
+    deck.pd.contact.law.friction = 0.0;
     const double g = base.gravity.norm() * c.gravity;
     if (c.flat) {
       deck.gravity = Vec3(0, -g, 0);
@@ -204,7 +204,7 @@ std::vector<ValidationRow> frictionless(double end_time) {
 // after v0^2 / (2 mu g) within 3%.
 std::vector<ValidationRow> floor_stop() {
   SimulationSpec deck = load_example("incline-pd.yaml");
-  const double g = deck.gravity.norm(), mu = deck.pd.contact.friction, v0 = 0.5;
+  const double g = deck.gravity.norm(), mu = deck.pd.contact.law.friction, v0 = 0.5;
   deck.gravity = Vec3(0, -g, 0);
   deck.bodies[deck.body_index("block")].velocity = Vec3(v0, 0, 0);
   const double reference = v0 * v0 / (2.0 * mu * g);
@@ -242,11 +242,11 @@ ValidationRow static_rest_row(const RestCase& c) {
   const double g = deck.gravity.norm() * c.gravity, theta = c.degrees * std::numbers::pi / 180.0;
   deck.gravity = Vec3(g * std::sin(theta), -g * std::cos(theta), 0.0);
   const double mu_s = c.static_factor > 0.0 ? c.static_factor * std::tan(theta) : 0.6;
-  deck.pd.contact.static_friction = mu_s;
+  deck.pd.contact.law.static_friction = mu_s;
   BodySpec& block = deck.bodies[deck.body_index("block")];
   block.geometry.min.x() += c.shift * deck.pd.spacing;
   block.geometry.max.x() += c.shift * deck.pd.spacing;
-  const double mu_k = deck.pd.contact.friction, t = deck.time.end;
+  const double mu_k = deck.pd.contact.law.friction, t = deck.time.end;
   const double slipping = 0.5 * g * (std::sin(theta) - mu_k * std::cos(theta)) * t * t;
   const double travel =
       c.dimension == 2 ? pd::measure_centroid_motion<2>(deck, "block", kSettled).travel
@@ -270,8 +270,8 @@ std::vector<ValidationRow> static_rest(bool with_open_case) {
   SimulationSpec steep = load_example("incline-pd.yaml");
   const double g = steep.gravity.norm(), theta = 35.0 * std::numbers::pi / 180.0;
   steep.gravity = Vec3(g * std::sin(theta), -g * std::cos(theta), 0.0);
-  steep.pd.contact.static_friction = 0.6;
-  const double mu = steep.pd.contact.friction;
+  steep.pd.contact.law.static_friction = 0.6;
+  const double mu = steep.pd.contact.law.friction;
   const pd::CentroidMotion motion = pd::measure_centroid_motion<2>(steep, "block", kSettled);
   rows.push_back(compare_relative("pd-static-rest",
                                   "acceleration at 35 degrees, static 0.6 < tan 35 (m/s^2)",
@@ -286,7 +286,7 @@ std::vector<ValidationRow> static_rest(bool with_open_case) {
 std::vector<ValidationRow> rolling_disk() {
   const SimulationSpec deck = load_example("pd-rolling-disk.yaml");
   const double v0 = deck.bodies[deck.body_index("disk")].velocity.x();
-  const double rolling = v0 / (3.0 * deck.pd.contact.friction * deck.gravity.norm());
+  const double rolling = v0 / (3.0 * deck.pd.contact.law.friction * deck.gravity.norm());
   const pd::CentroidMotion motion = pd::measure_centroid_motion<2>(deck, "disk", 1.5 * rolling);
   return {compare_relative("pd-rolling-disk", "rolling speed (m/s), objective", 2.0 / 3.0 * v0,
                            motion.mean_velocity, 0.05)};

@@ -19,11 +19,8 @@ struct VelocityLaw {
 };
 
 VelocityLaw law_of(const SimulationSpec& spec) {
-  if (spec.method == Method::Pd) {
-    const PdContactSpec& c = spec.pd.contact;
-    return {c.friction, c.static_friction.value_or(c.friction), c.weakening_velocity};
-  }
-  const ContactLawSpec& law = spec.mpm.contact.pairs.front().law;
+  const ContactLawSpec& law =
+      spec.method == Method::Pd ? spec.pd.contact.law : spec.mpm.contact.pairs.front().law;
   return {law.friction, law.static_friction.value_or(law.friction), law.weakening_velocity};
 }
 

@@ -3,21 +3,26 @@
 // range rule, unit, default and one-line meaning. The deck reader (which keys a law rejects), the
 // writer (which keys it writes), the law table of docs/deck.md (tests/io checks they agree) and
 // the fuzz dictionary (tests/io checks it holds every name and key) derive from this table: a new
-// law adds one row to kContactLaws and, for a key of its own, one row to kContactLawKeys.
+// law adds one row to kContactLaws and, for a key of its own, one row to kContactLawKeys. PD's
+// friction law (pd.contact) is read and written from the same table (io/deck_pd.cpp).
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
+
+#include <fmt/format.h>
 
 #include "tribo/core/simulation_spec.hpp"
 
 namespace tribo::contact {
 
-// How the reader checks a key's value (the type column of docs/deck.md says the same in words).
+// How the reader checks a key's value on its own (the type column of docs/deck.md says the same in
+// words). Rules between keys are the law's check (ContactLawDescriptor::check).
 enum class LawKeyRule {
-  NonNegative,       // >= 0; absent = 0
-  AtLeastFriction,   // >= friction, or null; absent = not given
-  NeedsStaticAbove,  // >= 0, only with static_friction > friction; absent = not given
-  RequiredPositive,  // > 0 and required by every law that reads it
+  NonNegative,          // >= 0; absent = 0
+  NumberOrNull,         // a number or null; absent = not given
+  OptionalNonNegative,  // >= 0; absent = not given
+  RequiredPositive,     // > 0 and required by every law that reads it
 };
 
 struct ContactLawKey {
@@ -35,8 +40,8 @@ struct ContactLawKey {
 inline constexpr std::array<ContactLawKey, 7> kContactLawKeys{{
     {"friction", "number >= 0", "—", "`0`", LawKeyRule::NonNegative, &ContactLawSpec::friction, nullptr},
     {"static_friction", "number >= `friction`, or `null`", "—", "not given (= `friction`)",
-     LawKeyRule::AtLeastFriction, nullptr, &ContactLawSpec::static_friction},
-    {"slip_weakening_distance", "number >= 0", "m", "1% of the smallest cell size", LawKeyRule::NeedsStaticAbove,
+     LawKeyRule::NumberOrNull, nullptr, &ContactLawSpec::static_friction},
+    {"slip_weakening_distance", "number >= 0", "m", "1% of the smallest cell size", LawKeyRule::OptionalNonNegative,
      nullptr, &ContactLawSpec::slip_weakening_distance},
     {"adhesion", "number >= 0", "Pa", "`0`", LawKeyRule::NonNegative, &ContactLawSpec::adhesion, nullptr},
     {"normal_stiffness", "number >= 0", "Pa/m", "`0`", LawKeyRule::NonNegative, &ContactLawSpec::normal_stiffness,
@@ -47,11 +52,41 @@ inline constexpr std::array<ContactLawKey, 7> kContactLawKeys{{
      LawKeyRule::RequiredPositive, &ContactLawSpec::weakening_velocity, nullptr},
 }};
 
+// A rule between a law's keys that the reader enforces once every key is read: the key it blames
+// and why, or nothing. A key that is not given has its absent value in ContactLawSpec.
+struct LawViolation {
+  std::string_view key;
+  std::string message;
+};
+using LawCheck = std::optional<LawViolation> (*)(const ContactLawSpec&);
+
+// Coulomb's third law: the static coefficient is never below the kinetic one.
+inline std::optional<LawViolation> static_not_below_kinetic(const ContactLawSpec& law) {
+  if (law.static_friction && !(*law.static_friction >= law.friction))
+    return LawViolation{"static_friction",
+                        fmt::format("static_friction ({}) must be >= friction ({}): static friction is "
+                                    "never below kinetic friction",
+                                    *law.static_friction, law.friction)};
+  return std::nullopt;
+}
+
+// coulomb: as above, and a slip-weakening distance is the slip over which mu_s falls to mu_k, so it
+// needs mu_s > mu_k (otherwise it would be silently ignored).
+inline std::optional<LawViolation> check_coulomb(const ContactLawSpec& law) {
+  if (auto violation = static_not_below_kinetic(law)) return violation;
+  if (law.slip_weakening_distance && (!law.static_friction || *law.static_friction == law.friction))
+    return LawViolation{"slip_weakening_distance",
+                        "'slip_weakening_distance' needs a static_friction above friction: it is the slip "
+                        "over which the static coefficient falls to the kinetic one"};
+  return std::nullopt;
+}
+
 struct ContactLawDescriptor {
   ContactLaw law;
   std::string_view name;
   std::array<std::string_view, 4> keys;  // the keys of kContactLawKeys it reads; "" pads
   bool pd = false;                       // also a law of pd.contact (friction laws only)
+  LawCheck check = nullptr;              // rules between its keys; nullptr = none
 
   constexpr bool reads(std::string_view key) const {
     for (std::string_view k : keys)
@@ -64,12 +99,14 @@ struct ContactLawDescriptor {
 inline constexpr std::array<ContactLawDescriptor, 5> kContactLaws{{
     {ContactLaw::Frictionless, "frictionless", {}, false},
     {ContactLaw::Stick, "stick", {}, false},
-    {ContactLaw::Coulomb, "coulomb", {"friction", "static_friction", "slip_weakening_distance", "adhesion"}, true},
+    {ContactLaw::Coulomb, "coulomb", {"friction", "static_friction", "slip_weakening_distance", "adhesion"}, true,
+     check_coulomb},
     {ContactLaw::ImperfectInterface, "imperfect-interface", {"normal_stiffness", "tangential_stiffness"}, false},
     {ContactLaw::VelocityWeakening,
      "velocity-weakening",
      {"friction", "static_friction", "adhesion", "weakening_velocity"},
-     true},
+     true,
+     static_not_below_kinetic},
 }};
 
 constexpr const ContactLawDescriptor& descriptor_of(ContactLaw law) {

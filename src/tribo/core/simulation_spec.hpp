@@ -138,18 +138,13 @@ struct PdContactSpec {
     return model == PdContactModel::Smoothed ? 1.0 : 15.0;
   }
   FrictionModel friction_model = FrictionModel::Objective;
-  // The friction law of every pair: coulomb (the keys below) or velocity-weakening (those keys
-  // and weakening_velocity; contact/velocity_weakening_friction.hpp). No other law.
-  ContactLaw law = ContactLaw::Coulomb;
-  double weakening_velocity = 0.0;  // m/s, v_c of velocity-weakening
-  double friction = 0.0;
-  std::optional<double> static_friction;
-  // Slip (m) over which a point's friction weakens from static to kinetic once it slides (as
-  // MPM's slip_weakening_distance, contact/coulomb_friction.hpp after_slip); it recovers the
-  // static value when the point sticks (slip speed below regularization_velocity) or leaves
-  // contact. Empty = 0.01 h; 0 = the regularised law's drop with the slip speed alone.
-  std::optional<double> weakening_distance;
-  double adhesion = 0.0;
+  // The friction law of every pair: one of the laws marked pd in contact/contact_laws.hpp, with
+  // its keys (coulomb by default). Its slip_weakening_distance is the slip (m) over which a point's
+  // friction weakens from static to kinetic once it slides (as MPM's, contact/coulomb_friction.hpp
+  // after_slip); it recovers the static value when the point sticks (slip speed below
+  // regularization_velocity) or leaves contact. Empty = one spacing h; 0 = the regularised law's
+  // drop with the slip speed alone.
+  ContactLawSpec law{};
   double regularization_velocity = 1.0e-3;  // m/s; 0 = none
 };
 

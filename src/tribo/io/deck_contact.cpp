@@ -18,7 +18,7 @@ void reject_unused(const DeckMap& map, std::string_view key, ContactLaw law, boo
   if (!node) return;
   const std::string law_name(name_of(law, kContactLawNames));
   const std::string which =
-      law_given ? fmt::format("law '{}'", law_name)
+      law_given || owner.empty() ? fmt::format("law '{}'", law_name)
                 : fmt::format("law '{}' (the default for {})", law_name, owner);
   node->fail(fmt::format("'{}' is not used by {}; set law: {}", key, which, needed_law));
 }
@@ -49,11 +49,18 @@ std::vector<std::string_view> contact_law_keys() {
   return keys;
 }
 
-ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
-                                std::string_view owner) {
-  ContactLawSpec spec;
-  spec.law = choice(map, "law", kContactLawNames, "contact law", default_law);
-  const bool law_given = map.has("law");
+std::vector<std::string_view> pd_law_keys(bool of_default_law) {
+  const contact::ContactLawDescriptor& coulomb = contact::descriptor_of(ContactLaw::Coulomb);
+  std::vector<std::string_view> keys;
+  for (const contact::ContactLawKey& key : contact::kContactLawKeys) {
+    bool pd = false;
+    for (const contact::ContactLawDescriptor& d : contact::kContactLaws) pd = pd || (d.pd && d.reads(key.key));
+    if (pd && coulomb.reads(key.key) == of_default_law) keys.push_back(key.key);
+  }
+  return keys;
+}
+
+void read_law_keys(const DeckMap& map, ContactLawSpec& spec, bool law_given, std::string_view owner) {
   const contact::ContactLawDescriptor& descriptor = contact::descriptor_of(spec.law);
   for (const contact::ContactLawKey& key : contact::kContactLawKeys)
     if (!descriptor.reads(key.key))
@@ -65,30 +72,28 @@ ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
       case contact::LawKeyRule::NonNegative:
         spec.*key.number = non_negative(map, key.key, 0.0);
         break;
-      case contact::LawKeyRule::AtLeastFriction: {
-        std::optional<double>& value = spec.*key.optional;
-        value = map.optional_number(key.key);
-        if (value && !(*value >= spec.friction))
-          map.get(key.key)->fail(fmt::format("{} ({}) must be >= friction ({}): static friction is "
-                                             "never below kinetic friction",
-                                             key.key, *value, spec.friction));
+      case contact::LawKeyRule::NumberOrNull:
+        spec.*key.optional = map.optional_number(key.key);
         break;
-      }
-      case contact::LawKeyRule::NeedsStaticAbove:
-        if (map.has(key.key)) {
-          spec.*key.optional = non_negative(map, key.key, 0.0);
-          if (!spec.static_friction || *spec.static_friction == spec.friction)
-            map.get(key.key)->fail(fmt::format(
-                "'{}' needs a static_friction above friction: it is the slip over which the static "
-                "coefficient falls to the kinetic one",
-                key.key));
-        }
+      case contact::LawKeyRule::OptionalNonNegative:
+        if (map.has(key.key)) spec.*key.optional = non_negative(map, key.key, 0.0);
         break;
       case contact::LawKeyRule::RequiredPositive:
         if (descriptor.reads(key.key)) spec.*key.number = required_positive(map, key.key);
         break;
     }
   }
+  // Then the rules between the law's keys (static >= kinetic, ...), blamed on the key they name.
+  if (descriptor.check != nullptr)
+    if (std::optional<contact::LawViolation> violation = descriptor.check(spec))
+      map.get(violation->key)->fail(violation->message);
+}
+
+ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
+                                std::string_view owner) {
+  ContactLawSpec spec;
+  spec.law = choice(map, "law", kContactLawNames, "contact law", default_law);
+  read_law_keys(map, spec, map.has("law"), owner);
   return spec;
 }
 

@@ -8,11 +8,21 @@ namespace tribo::io::deck {
 
 namespace {
 
+// The friction law is a contact law marked pd (contact/contact_laws.hpp): its keys, their rules and
+// the rules between them come from the same descriptors as MPM's pairs and cracks (deck_contact.cpp).
+// The keys are listed as the writer writes them: the default law's, then regularization_velocity
+// and law, then the other laws'.
+std::vector<std::string_view> contact_keys() {
+  std::vector<std::string_view> keys{"model", "radius", "radius_rule", "stiffness", "friction_model"};
+  for (std::string_view key : pd_law_keys(true)) keys.push_back(key);
+  keys.push_back("regularization_velocity");
+  keys.push_back("law");
+  for (std::string_view key : pd_law_keys(false)) keys.push_back(key);
+  return keys;
+}
+
 void read_contact(const DeckNode& node, PdContactSpec& contact) {
-  const DeckMap map =
-      node.map({"model", "radius", "radius_rule", "stiffness", "friction_model", "friction",
-                "static_friction", "slip_weakening_distance", "adhesion",
-                "regularization_velocity", "law", "weakening_velocity"});
+  const DeckMap map = node.map(contact_keys());
   contact.model = choice(map, "model", kPdContactModelNames, "PD contact model", contact.model);
   if (map.get("radius")) contact.radius = positive(map, "radius", contact.radius_in_spacings());
   contact.radius_rule = choice(map, "radius_rule", kPdContactRadiusRuleNames, "contact radius rule",
@@ -24,38 +34,25 @@ void read_contact(const DeckNode& node, PdContactSpec& contact) {
     contact.stiffness = positive(map, "stiffness", contact.stiffness_in_units());
   contact.friction_model = choice(map, "friction_model", kFrictionModelNames, "friction model",
                                   contact.friction_model);
-  // The friction law (contact/contact_laws.hpp): one of the laws marked for PD.
-  contact.law = choice(map, "law", kContactLawNames, "contact law", contact.law);
-  if (!contact::descriptor_of(contact.law).pd) {
+  ContactLawSpec& law = contact.law;
+  law.law = choice(map, "law", kContactLawNames, "contact law", law.law);
+  const std::string law_name(name_of(law.law, kContactLawNames));
+  if (!contact::descriptor_of(law.law).pd) {
     std::vector<std::string_view> pd_laws;
     for (const contact::ContactLawDescriptor& d : contact::kContactLaws)
       if (d.pd) pd_laws.push_back(d.name);
-    map.get("law")->fail(fmt::format("law '{}' is not a PD contact law; expected {}",
-                                     name_of(contact.law, kContactLawNames), join_choices(pd_laws)));
+    map.get("law")->fail(
+        fmt::format("law '{}' is not a PD contact law; expected {}", law_name, join_choices(pd_laws)));
   }
-  // Keys of the other law are contradictions (as for MPM pairs, deck_contact.cpp).
-  const bool velocity_law = contact.law == ContactLaw::VelocityWeakening;
-  for (std::string_view key : {"slip_weakening_distance", "regularization_velocity"})
-    if (velocity_law && map.get(key))
-      map.get(key)->fail(fmt::format("'{}' is not used by law 'velocity-weakening'; set law: coulomb", key));
-  if (!velocity_law && map.get("weakening_velocity"))
-    map.get("weakening_velocity")
-        ->fail("'weakening_velocity' is not used by law 'coulomb'; set law: velocity-weakening");
-  if (velocity_law) {
+  // The viscous ramp of regularization_velocity is coulomb's (friction_models.hpp FrictionLaw):
+  // with another law it is a contradiction, as a key the law does not read.
+  if (law.law != ContactLaw::Coulomb) {
+    if (auto value = map.get("regularization_velocity"))
+      value->fail(fmt::format("'regularization_velocity' is not used by law '{}'; set law: coulomb", law_name));
     if (contact.friction_model == FrictionModel::None)
-      map.get("law")->fail("law 'velocity-weakening' is not used with friction_model: none");
-    contact.weakening_velocity = required_positive(map, "weakening_velocity");
+      map.get("law")->fail(fmt::format("law '{}' is not used with friction_model: none", law_name));
   }
-  contact.friction = non_negative(map, "friction", contact.friction);
-  contact.static_friction = map.optional_number("static_friction");
-  if (contact.static_friction && !(*contact.static_friction >= contact.friction))
-    map.get("static_friction")
-        ->fail(fmt::format("static_friction ({}) must be >= friction ({}): static friction is "
-                           "never below kinetic friction",
-                           *contact.static_friction, contact.friction));
-  if (map.get("slip_weakening_distance"))
-    contact.weakening_distance = non_negative(map, "slip_weakening_distance", 0.0);
-  contact.adhesion = non_negative(map, "adhesion", contact.adhesion);
+  read_law_keys(map, law, map.has("law"), "");
   contact.regularization_velocity =
       non_negative(map, "regularization_velocity", contact.regularization_velocity);
   // Friction coefficients with no friction model would be silently ignored.

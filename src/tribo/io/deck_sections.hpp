@@ -76,6 +76,13 @@ Shape read_shape(const DeckNode& node, int dimension, ShapeUse use);
 std::vector<std::string_view> contact_law_keys();
 ContactLawSpec read_contact_law(const DeckMap& map, ContactLaw default_law,
                                 std::string_view owner);
+// The keys of spec.law (already chosen) from map: those it does not read are refused ("set law:
+// ..."; `law_given` false names it the default for `owner`, or plainly when owner is empty), each
+// is checked by its rule, then the law's check between keys runs (contact/contact_laws.hpp).
+void read_law_keys(const DeckMap& map, ContactLawSpec& spec, bool law_given, std::string_view owner);
+// The keys the PD friction laws (descriptors marked pd) read, in the table's order: those the
+// default law coulomb reads (of_default_law) or the others.
+std::vector<std::string_view> pd_law_keys(bool of_default_law);
 // Degrees to the unit vector (sin p cos a, sin p sin a, cos p), exact at multiples of 90 degrees.
 Vec3 normal_from_angles(double polar_degrees, double azimuth_degrees);
 

@@ -66,17 +66,25 @@ void emit_shape(YAML::Emitter& out, const Shape& shape, int dimension) {
   out << YAML::EndMap;
 }
 
-// Inside an open mapping: the law and the keys that law reads (the reader rejects the others),
-// from the law's descriptor.
-void emit_law(YAML::Emitter& out, const ContactLawSpec& law) {
-  out << YAML::Key << "law" << YAML::Value << name(law.law, kContactLawNames);
+// Inside an open mapping: the keys that law reads (the reader rejects the others), from the law's
+// descriptor, in the table's order; only those that coulomb reads too (shared = true) or only
+// those it does not (shared = false), or all (empty).
+void emit_law_keys(YAML::Emitter& out, const ContactLawSpec& law, std::optional<bool> shared = {}) {
   const contact::ContactLawDescriptor& descriptor = contact::descriptor_of(law.law);
+  const contact::ContactLawDescriptor& coulomb = contact::descriptor_of(ContactLaw::Coulomb);
   for (const contact::ContactLawKey& key : contact::kContactLawKeys) {
     if (!descriptor.reads(key.key)) continue;
+    if (shared && coulomb.reads(key.key) != *shared) continue;
     const std::optional<double> value =
         key.number != nullptr ? std::optional<double>(law.*key.number) : law.*key.optional;
     if (value) out << YAML::Key << std::string(key.key) << YAML::Value << number(*value);
   }
+}
+
+// Inside an open mapping: the law and the keys it reads.
+void emit_law(YAML::Emitter& out, const ContactLawSpec& law) {
+  out << YAML::Key << "law" << YAML::Value << name(law.law, kContactLawNames);
+  emit_law_keys(out, law);
 }
 
 void emit_time(YAML::Emitter& out, const TimeSpec& time) {
@@ -236,19 +244,16 @@ void emit_pd(YAML::Emitter& out, const SimulationSpec& spec) {
       << name(c.radius_rule, kPdContactRadiusRuleNames);
   if (c.stiffness) out << YAML::Key << "stiffness" << YAML::Value << number(*c.stiffness);
   out << YAML::Key << "friction_model" << YAML::Value << name(c.friction_model, kFrictionModelNames);
-  out << YAML::Key << "friction" << YAML::Value << number(c.friction);
-  if (c.static_friction)
-    out << YAML::Key << "static_friction" << YAML::Value << number(*c.static_friction);
-  if (c.weakening_distance)
-    out << YAML::Key << "slip_weakening_distance" << YAML::Value << number(*c.weakening_distance);
-  out << YAML::Key << "adhesion" << YAML::Value << number(c.adhesion);
-  // `law` is written when it is not the default coulomb, so that the deck as run (and the
-  // checkpoint fingerprint taken from it) of every coulomb deck stays what it was before the key.
-  if (c.law == ContactLaw::Coulomb) {
+  // The friction law's keys from its descriptor (contact/contact_laws.hpp). `law` is written when
+  // it is not the default coulomb, after the keys coulomb reads too and before the law's own, so
+  // that the deck as run (and the checkpoint fingerprint taken from it) of every coulomb deck stays
+  // what it was before the key (io/deck_pd.cpp lists the keys in the same order).
+  emit_law_keys(out, c.law, true);
+  if (c.law.law == ContactLaw::Coulomb) {
     out << YAML::Key << "regularization_velocity" << YAML::Value << number(c.regularization_velocity);
   } else {
-    out << YAML::Key << "law" << YAML::Value << name(c.law, kContactLawNames);
-    out << YAML::Key << "weakening_velocity" << YAML::Value << number(c.weakening_velocity);
+    out << YAML::Key << "law" << YAML::Value << name(c.law.law, kContactLawNames);
+    emit_law_keys(out, c.law, false);
   }
   out << YAML::EndMap;  // contact
   out << YAML::Key << "surface_correction" << YAML::Value << pd.surface_correction;

@@ -61,16 +61,17 @@ PdContact<Dim>::PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodi
       list_(list_radius(pd), skin_fraction * list_radius(pd)) {
   if (contact_model_ == PdContactModel::Smoothed)
     calibration_ = calibrate_smoothed_surface<Dim>(pd.contact.radius_in_spacings());
+  const ContactLawSpec& friction_law = pd.contact.law;
   law_.coulomb = contact::CoulombFriction::from_coefficients(
-      pd.contact.friction, pd.contact.static_friction, pd.contact.adhesion);
+      friction_law.friction, friction_law.static_friction, friction_law.adhesion);
   law_.regularization_velocity = pd.contact.regularization_velocity;
   if (model_ == FrictionModel::None) law_.coulomb = contact::CoulombFriction{};
   law_.exact_stick = law_.coulomb.static_coefficient > law_.coulomb.kinetic;
   // velocity-weakening: mu falls from mu_s with the slip speed, not with a slip history.
-  if (pd.contact.law == ContactLaw::VelocityWeakening)
-    law_.weakening_velocity = pd.contact.weakening_velocity;
+  if (friction_law.law == ContactLaw::VelocityWeakening)
+    law_.weakening_velocity = friction_law.weakening_velocity;
   if (law_.exact_stick && !(law_.weakening_velocity > 0.0))
-    weakening_distance_ = pd.contact.weakening_distance.value_or(pd.spacing);
+    weakening_distance_ = friction_law.slip_weakening_distance.value_or(pd.spacing);
 
   const double horizon = pd.horizon * pd.spacing;
   pair_stiffness_.assign(static_cast<std::size_t>(body_count_) * body_count_, 0.0);

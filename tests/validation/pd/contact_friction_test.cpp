@@ -44,8 +44,8 @@ SimulationSpec glancing_disks(FrictionModel model, double mu, double static_mu =
   add_body(spec, "right", m, ball(2, Vec3(0.015, 0.006, 0), 0.008)).angular_velocity =
       Vec3(0, 0, 50);
   spec.pd.contact.friction_model = model;
-  spec.pd.contact.friction = mu;
-  if (static_mu > 0.0) spec.pd.contact.static_friction = static_mu;
+  spec.pd.contact.law.friction = mu;
+  if (static_mu > 0.0) spec.pd.contact.law.static_friction = static_mu;
   spec.time.end = 0.08;
   return spec;
 }
@@ -124,7 +124,7 @@ double angular_momentum_drift_3d(FrictionModel model) {
            Vec3(0.6, 0.3, -0.3))
       .angular_velocity = Vec3(0, 0, 40);
   spec.pd.contact.friction_model = model;
-  spec.pd.contact.friction = 0.5;
+  spec.pd.contact.law.friction = 0.5;
   PdSimulation<3> sim(spec);
   const Vec3 l0 = angular_momentum(sim);
   double drift = 0.0;
