@@ -33,6 +33,7 @@ struct Case {
   // After the last step the processes' particle counts are within 10% of their mean: the solver
   // rebalanced its boxes (every 100 steps, when the counts drift more than that).
   bool balanced_at_end = false;
+  std::string edit2_from = {}, edit2_to = {};  // a second edit, or none
 };
 void PrintTo(const Case& c, std::ostream* out) { *out << c.name; }
 
@@ -125,6 +126,11 @@ TEST_P(DistributedMpm, HistoryWithinOneBillionthOfOneProcessAndRepeatable) {
     const auto at = text.find(c.edit_from);
     ASSERT_NE(at, std::string::npos) << c.deck << " no longer holds " << c.edit_from;
     text.replace(at, c.edit_from.size(), c.edit_to);
+    if (!c.edit2_from.empty()) {
+      const auto at2 = text.find(c.edit2_from);
+      ASSERT_NE(at2, std::string::npos) << c.deck << " no longer holds " << c.edit2_from;
+      text.replace(at2, c.edit2_from.size(), c.edit2_to);
+    }
     spec = io::parse_deck(text, c.name);
   }
   if (spec.dimension == 2) compare_runs<2>(spec, c.name, c.steps, c.balanced_at_end);
@@ -142,10 +148,17 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"incline_block_mid_floor", "incline.yaml", 100, "min: [0.1, 0.1], max: [0.2, 0.15]",
                            "min: [0.45, 0.1], max: [0.55, 0.15]", false},
                       // The block slides at 5 m/s across the cut: the counts drift, the boxes are
-                      // rebalanced at steps 100 and 200 and the particles and the slip history move.
+                      // rebalanced at steps 100 and 200 and the particles move. With static
+                      // friction the slip history of the nodes (which decides mu_s or mu_k at each
+                      // node) must follow them to their new holders.
                       Case{"incline_block_crossing_boxes", "incline.yaml", 201,
                            "min: [0.1, 0.1], max: [0.2, 0.15]}}\n    velocity: [0, 0]",
                            "min: [0.35, 0.1], max: [0.45, 0.15]}}\n    velocity: [5, 0]", true},
+                      Case{"incline_crossing_boxes_static_friction", "incline.yaml", 201,
+                           "min: [0.1, 0.1], max: [0.2, 0.15]}}\n    velocity: [0, 0]",
+                           "min: [0.35, 0.1], max: [0.45, 0.15]}}\n    velocity: [5, 0]", true,
+                           "law: coulomb, friction: 0.3}",
+                           "law: coulomb, friction: 0.3, static_friction: 0.5, slip_weakening_distance: 0.002}"},
                       Case{"oblique_disks", "oblique-disks.yaml", 300, "", "", false},
                       Case{"rolling_cylinder", "rolling-cylinder.yaml", 100, "", "", false},
                       Case{"ring_cloud", "ring-cloud.yaml", 100, "", "", false},
