@@ -174,6 +174,13 @@ class MpmSimulation final : public Simulation<Dim> {
   void sum_halo(HaloSum which);
   void migrate_particles();
   void size_particle_scratch();
+  // Support of the shape function from a particle, in cells: linear 1, uGIMP 1 + l_p, quadratic
+  // B-spline 1.5.
+  double stencil_support() const {
+    return spec_.mpm.shape_function == ShapeFunctionKind::Linear ? 1.0
+           : spec_.mpm.shape_function == ShapeFunctionKind::Gimp ? 1.0 + half_width_
+                                                                  : 1.5;
+  }
   void place_boundary_conditions();
   void rebalance();
   void adopt_sub_grid();
@@ -302,13 +309,9 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec, const parallel::Co
     if (!rigid_[p]) deformable_mass_ += particles_.mass[p];
   }
   // Rigid particles deep inside their body reach no node that another field reaches: the
-  // particle-to-grid pass skips them (rigid_interior.hpp). Support of the shape function from a
-  // particle, in cells: linear 1, uGIMP 1 + l_p, quadratic B-spline 1.5.
-  const double support = spec_.mpm.shape_function == ShapeFunctionKind::Linear ? 1.0
-                         : spec_.mpm.shape_function == ShapeFunctionKind::Gimp ? 1.0 + half_width_
-                                                                                : 1.5;
+  // particle-to-grid pass skips them (rigid_interior.hpp).
   rigid_ = classify_rigid_particles<Dim>(grid_, particles_.position, particles_.body, rigid_,
-                                         rigid_interior_reach(support));
+                                         rigid_interior_reach(stencil_support()));
   still_field_.assign(layout_.fields, 0);
   for (int f = 0; f < layout_.fields; ++f) still_field_[f] = layout_.rigid_field[f];
   for (std::size_t p = 0; p < n; ++p)
@@ -465,11 +468,8 @@ void MpmSimulation<Dim>::decompose() {
   deformable_mass_ = 0.0;
   for (std::size_t p = 0; p < particles_.size(); ++p)
     if (!rigid_[p]) deformable_mass_ += particles_.mass[p];
-  const double support = spec_.mpm.shape_function == ShapeFunctionKind::Linear ? 1.0
-                         : spec_.mpm.shape_function == ShapeFunctionKind::Gimp ? 1.0 + half_width_
-                                                                                : 1.5;
   global_grid_ = global;
-  reach_ = static_cast<int>(std::ceil(support));
+  reach_ = static_cast<int>(std::ceil(stencil_support()));
   const SubGrid<Dim> sub = sub_grid_for_box(global, decomposition_.box(processes_.rank()), reach_);
   grid_ = sub.grid;
   grid_first_ = sub.first;
@@ -1082,7 +1082,9 @@ void MpmSimulation<Dim>::check_health() const {
   }
   if (distributed_) {
     // Every process learns what the lowest failing one found, so that all stop with its message
-    // instead of waiting for each other (particle numbers are that process's own).
+    // instead of waiting for each other (particle numbers are that process's own). The messages
+    // travel only in the step that fails; every other step costs one count.
+    if (processes_.sum(static_cast<long long>(!message.empty())) == 0) return;
     const auto* bytes = reinterpret_cast<const std::byte*>(message.data());
     const std::vector<std::byte> mine(bytes, bytes + message.size());
     const auto received = processes_.all_to_all(std::vector<std::vector<std::byte>>(
