@@ -115,6 +115,25 @@ TEST(CorotationalElasticity, StressIsTheDerivativeOfTheEnergyInPlaneStrain) {
   EXPECT_LT(difference.block(0, 0, 2, 2).norm(), 1e-6 * sigma.norm());
 }
 
+// The plane-strain path is written out on the 2x2 block (issue 17); on a plane F (large rotation,
+// shear, compression) it must give what the general 3x3 path (Higham's iteration for R) gives:
+// both evaluate the same formulas, so they differ by round-off, 1e-12 of |sigma| and of W.
+TEST(CorotationalElasticity, PlaneStrainPathMatchesTheGeneralPath) {
+  for (const double angle : {0.0, 0.4, 2.5, -3.0}) {
+    Mat3 F = Mat3::Identity();
+    F(0, 0) = 0.93;
+    F(1, 1) = 1.06;
+    F(0, 1) = 0.05;
+    F(1, 0) = -0.03;
+    F = rotation(angle, Vec3::UnitZ()) * F;
+    Mat3 plane, general;
+    const double w_plane = corotational_linear_elastic(F, kSteelLike, true, plane);
+    const double w_general = corotational_linear_elastic(F, kSteelLike, false, general);
+    EXPECT_LT((plane - general).norm(), 1e-12 * general.norm()) << "angle " << angle;
+    EXPECT_NEAR(w_plane, w_general, 1e-12 * std::abs(w_general)) << "angle " << angle;
+  }
+}
+
 // Closed form: F = diag(s, 1, 1) gives R = I, U = F, eps = diag(s - 1, 0, 0), J = s,
 // T = diag(lambda + 2 mu, lambda, lambda) (s - 1), and sigma = T U / J:
 //   sigma_xx = (lambda + 2 mu)(s - 1),  sigma_yy = sigma_zz = lambda (s - 1) / s,
