@@ -4,7 +4,8 @@
 # relative (issue 16), whose summary records the processes, and whose frames are .pvtu indexes of
 # one piece per process listed in run.pvd; the same run again repeats its history bit for bit; a
 # run killed on 2 processes and restarted there ends with the uninterrupted history bit for bit. PD
-# decks and other subcommands on several processes are refused with one message. Skipped (passes,
+# decks and subcommands other than run and validate on several processes are refused with one
+# message; `tribo validate` gives the one-process results. Skipped (passes,
 # saying so) where mpiexec is absent.
 # Usage: bash mpi_launch.sh /path/to/tribo /path/to/source
 set -u
@@ -104,4 +105,21 @@ timeout 60 mpiexec -n 2 "$tribo" check "$deck" >"$work/check.out" 2>"$work/check
 [[ $? -eq 1 ]] || fail "tribo check on 2 processes did not exit 1"
 # One process under mpiexec is an ordinary run.
 timeout 120 mpiexec -n 1 "$tribo" check "$deck" >"$work/check" 2>&1 || fail "mpiexec -n 1 tribo check failed: $(head -c 400 "$work/check")"
-cli_finish "incline on 2 and 3 processes against one, repeatable, killed and restarted on 2, unstable run stopped on all, PD and check refused; "
+# `tribo validate` on 2 and 3 processes: an MPM problem runs across them and prints, once, the
+# same result and verdict as on one process (six digits: the runs agree to ~1e-13); a PD problem
+# (through the same run_example) runs whole on every process and gives the same rows.
+for problem in incline-frictionless pd-velocity-weakening; do
+  timeout 300 "$tribo" validate "$problem" >"$work/v1.$problem" 2>&1 || fail "validate $problem on one process failed"
+  for n in 2 3; do
+    timeout 600 mpiexec -n $n "$tribo" validate "$problem" >"$work/v$n.$problem" 2>&1 ||
+      fail "validate $problem on $n processes failed: $(tail -c 400 "$work/v$n.$problem")"
+    count=$(grep -c "^$problem " "$work/v$n.$problem")
+    expected=$(grep -c "^$problem " "$work/v1.$problem")
+    [[ $count -eq $expected && $count -gt 0 ]] || fail "validate $problem on $n processes: $count rows, one process has $expected"
+    # problem, quantity, reference, result, verdict: the error column may move in its last digits.
+    diff <(grep "^$problem " "$work/v1.$problem" | awk '{$(NF-2)=""; print}') \
+         <(grep "^$problem " "$work/v$n.$problem" | awk '{$(NF-2)=""; print}') >/dev/null ||
+      fail "validate $problem on $n processes differs from one process: $(grep "^$problem " "$work/v$n.$problem" | head -3)"
+  done
+done
+cli_finish "incline on 2 and 3 processes against one, repeatable, killed and restarted on 2, unstable run stopped on all, PD and check refused, validate on 2 and 3; "

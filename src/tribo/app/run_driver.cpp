@@ -423,7 +423,7 @@ template RunReport run_solver<3>(Simulation<3>&, const SimulationSpec&, const Ru
 
 RunReport run_simulation(const SimulationSpec& spec, const RunOptions& options) {
   if (options.threads > 0) omp_set_num_threads(options.threads);
-  const auto processes = parallel::Communicator::world();
+  const auto processes = options.one_process ? parallel::Communicator::single() : parallel::Communicator::world();
   if (spec.dimension == 2) return run_solver<2>(*make_solver<2>(spec, processes), spec, options);
   return run_solver<3>(*make_solver<3>(spec, processes), spec, options);
 }

@@ -24,6 +24,9 @@ struct RunOptions {
   // Stop as a stop signal would (checkpoint, then return) once the step count reaches this;
   // for tests of restarts. Exit code 0, exit_reason "stopped at step N as asked".
   std::optional<long> stop_after_steps;
+  // Run on this process alone even when mpirun started several (each process then runs the whole
+  // deck into its own folder): `tribo validate` does so for decks that cannot run across processes.
+  bool one_process = false;
 };
 
 struct RunReport {

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <numbers>
@@ -11,6 +13,8 @@
 #include "tribo/app/run_driver.hpp"
 #include "tribo/app/validation_problem.hpp"
 #include "tribo/io/history.hpp"
+#include "tribo/mpm/mpm_simulation.hpp"
+#include "tribo/parallel/communicator.hpp"
 
 namespace tribo::app {
 
@@ -26,21 +30,73 @@ std::vector<double> History::column(const std::string& name) const {
   throw std::runtime_error("validation: no history column " + name);
 }
 
+namespace {
+
+// Process 0's history sent to every process (the run's folder may be on process 0's machine
+// only): the column names, then the rows, as one message through all_to_all.
+void share_history(const parallel::Communicator& processes, History& h) {
+  std::vector<std::vector<std::byte>> send(static_cast<std::size_t>(processes.size()));
+  if (processes.rank() == 0) {
+    std::string names;
+    for (const std::string& c : h.columns) names += c + '\n';
+    const std::uint64_t header[3] = {names.size(), h.rows.size(), h.columns.size()};
+    std::vector<std::byte> message(sizeof header + names.size());
+    std::memcpy(message.data(), header, sizeof header);
+    std::memcpy(message.data() + sizeof header, names.data(), names.size());
+    for (const auto& row : h.rows) {
+      const std::size_t at = message.size();
+      message.resize(at + row.size() * sizeof(double));
+      std::memcpy(message.data() + at, row.data(), row.size() * sizeof(double));
+    }
+    for (int r = 1; r < processes.size(); ++r) send[static_cast<std::size_t>(r)] = message;
+  }
+  const auto received = processes.all_to_all(std::move(send));
+  if (processes.rank() == 0) return;
+  const std::vector<std::byte>& message = received[0];
+  std::uint64_t header[3];
+  std::memcpy(header, message.data(), sizeof header);
+  const std::string names(reinterpret_cast<const char*>(message.data() + sizeof header), header[0]);
+  h.columns.clear();
+  for (std::size_t start = 0; start < names.size();) {
+    const std::size_t end = names.find('\n', start);
+    h.columns.push_back(names.substr(start, end - start));
+    start = end + 1;
+  }
+  h.rows.assign(header[1], std::vector<double>(header[2]));
+  std::size_t at = sizeof header + header[0];
+  for (auto& row : h.rows) {
+    std::memcpy(row.data(), message.data() + at, row.size() * sizeof(double));
+    at += row.size() * sizeof(double);
+  }
+}
+
+}  // namespace
+
 History run_example(const std::string& deck, const std::function<void(SimulationSpec&)>& change) {
   History h;
   h.spec = load_example(deck);
   if (change) change(h.spec);
+  // Under mpirun (docs/parallel.md) an MPM deck that can run across the processes does, into one
+  // folder named by process 0; any other deck runs whole on every process, each in its own folder
+  // (the same result everywhere: the checks below then agree on every process).
+  const parallel::Communicator world = parallel::Communicator::world();
+  const bool across = world.size() > 1 && h.spec.method == Method::Mpm && mpm::unsupported_across_processes(h.spec).empty();
+  const long long pid = ::getpid();
+  const long long tag = across ? world.sum(world.rank() == 0 ? pid : 0LL) : pid;
   // One folder per process: two problems may run one deck at once (ctest -j).
   const fs::path dir =
-      fs::temp_directory_path() / fmt::format("tribo-validate-{}-{}", fs::path(deck).stem().string(), ::getpid());
+      fs::temp_directory_path() / fmt::format("tribo-validate-{}-{}", fs::path(deck).stem().string(), tag);
   RunOptions options;
   options.output_directory = dir;
   options.progress = false;
   options.write_frames = false;
+  options.one_process = !across;
   const RunReport report = run_simulation(h.spec, options);
   if (report.exit_code != 0) throw std::runtime_error(fmt::format("{}: {}", deck, report.exit_reason));
-  h.rows = io::read_history_csv(dir / "history.csv", &h.columns);
-  fs::remove_all(dir);
+  if (!across || world.rank() == 0) h.rows = io::read_history_csv(dir / "history.csv", &h.columns);
+  if (across) share_history(world, h);  // also waits until every process is done with the folder
+  std::error_code ignored;  // processes sharing the folder remove it at once
+  fs::remove_all(dir, ignored);
   return h;
 }
 

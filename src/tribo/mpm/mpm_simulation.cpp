@@ -445,14 +445,7 @@ void MpmSimulation<Dim>::adopt_sub_grid() {
 // are inside their box whenever they scatter), and the nodes it shares.
 template <int Dim>
 void MpmSimulation<Dim>::decompose() {
-  const MpmContactSpec& contact = spec_.mpm.contact;
-  if (!spec_.mpm.cracks.empty())
-    throw std::invalid_argument("mpm.cracks: cracks on more than one process are not supported yet (run on one)");
-  if (contact.normals == ContactNormalMethod::LogisticRegression)
-    throw std::invalid_argument(
-        "mpm.contact.normals: logistic-regression normals on more than one process are not supported yet");
-  if (contact.slip == ContactSlipPoint::Surface)
-    throw std::invalid_argument("mpm.contact.slip: surface on more than one process is not supported yet");
+  if (const std::string why = unsupported_across_processes(spec_); !why.empty()) throw std::invalid_argument(why);
   const Grid<Dim> global = grid_;
   // Every process holds every particle: each passes a share, so that the tree is built once.
   std::vector<Vec<Dim>> share;
@@ -1195,6 +1188,16 @@ double MpmSimulation<Dim>::time_step_limit() const {
 }
 
 }  // namespace
+
+std::string unsupported_across_processes(const SimulationSpec& spec) {
+  const MpmContactSpec& contact = spec.mpm.contact;
+  if (!spec.mpm.cracks.empty()) return "mpm.cracks: cracks on more than one process are not supported yet (run on one)";
+  if (contact.normals == ContactNormalMethod::LogisticRegression)
+    return "mpm.contact.normals: logistic-regression normals on more than one process are not supported yet";
+  if (contact.slip == ContactSlipPoint::Surface)
+    return "mpm.contact.slip: surface on more than one process is not supported yet";
+  return "";
+}
 
 template <int Dim>
 std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec) {

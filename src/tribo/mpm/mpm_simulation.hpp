@@ -2,6 +2,7 @@
 // The MPM solver: particles, a background grid with one velocity field per contacting material,
 // and the USL / USF / MUSL time step of ../../../shared/DESIGN.md ("One MPM time step").
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "tribo/core/simulation.hpp"
@@ -22,6 +23,11 @@ std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec);
 // run. particles() holds this process's particles only. On one process it is make_simulation(spec).
 template <int Dim>
 std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec, const parallel::Communicator& processes);
+
+// Why this deck cannot run across processes yet (the option that stops it, in words that name its
+// key), or "" when it can: make_simulation(spec, processes) refuses it on more than one process,
+// and `tribo validate` under mpirun runs it whole on every process instead (docs/parallel.md).
+std::string unsupported_across_processes(const SimulationSpec& spec);
 
 // Which velocity field each material uses, and the contact law between each pair of fields.
 struct FieldLayout {
