@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "tribo/pd/bond_stress.hpp"
 #include "tribo/pd/parallel.hpp"
 
 namespace tribo::pd {
@@ -123,23 +124,12 @@ void lps_stress(PointRange range, std::span<const Vec<Dim>> position,
                 std::span<const Vec<Dim>> reference_position, const BondFamilies& bonds,
                 std::span<const double> weight, std::span<const double> coefficient,
                 std::span<const double> alpha, std::span<Mat3> stress) {
-#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
-  for (int i = range.begin; i < range.end; ++i) {
-    Mat<Dim> s = Mat<Dim>::Zero();
-    for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
-      if (weight[b] == 0.0) continue;
-      const int j = bonds.neighbor[b];
-      const Vec<Dim> y = position[j] - position[i];
-      const Vec<Dim> xi = reference_position[j] - reference_position[i];
-      const double r = y.norm();
-      const double l = bonds.reference_length[b];
-      const double t = (coefficient[i] + coefficient[j]) * l + (alpha[i] + alpha[j]) * (r - l);
-      s += (0.5 * weight[b] * t / r) * y * xi.transpose();
-    }
-    Mat3 out = Mat3::Zero();
-    out.template topLeftCorner<Dim, Dim>() = 0.5 * (s + s.transpose());
-    stress[i] = out;
-  }
+  bond_virial_stress<Dim>(range, position, reference_position, bonds, weight, stress,
+                          [&](std::int64_t b, int i, int j, double r) {
+                            const double l = bonds.reference_length[b];
+                            const double t = (coefficient[i] + coefficient[j]) * l + (alpha[i] + alpha[j]) * (r - l);
+                            return 0.5 * weight[b] * t / r;
+                          });
 }
 
 #define TRIBO_PD_LPS_INSTANTIATE(D)                                                                \

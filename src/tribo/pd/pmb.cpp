@@ -6,6 +6,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "tribo/pd/bond_stress.hpp"
 #include "tribo/pd/parallel.hpp"
 
 namespace tribo::pd {
@@ -119,21 +120,10 @@ template <int Dim>
 void pmb_stress(PointRange range, std::span<const Vec<Dim>> position,
                 std::span<const Vec<Dim>> reference_position, const BondFamilies& bonds,
                 std::span<const double> weight, std::span<Mat3> stress) {
-#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
-  for (int i = range.begin; i < range.end; ++i) {
-    Mat<Dim> s = Mat<Dim>::Zero();
-    for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
-      if (weight[b] == 0.0) continue;
-      const int j = bonds.neighbor[b];
-      const Vec<Dim> y = position[j] - position[i];
-      const Vec<Dim> xi = reference_position[j] - reference_position[i];
-      const double r = y.norm();
-      s += (0.5 * weight[b] * (r - bonds.reference_length[b]) / r) * y * xi.transpose();
-    }
-    Mat3 out = Mat3::Zero();
-    out.template topLeftCorner<Dim, Dim>() = 0.5 * (s + s.transpose());
-    stress[i] = out;
-  }
+  bond_virial_stress<Dim>(range, position, reference_position, bonds, weight, stress,
+                          [&](std::int64_t b, int, int, double r) {
+                            return 0.5 * weight[b] * (r - bonds.reference_length[b]) / r;
+                          });
 }
 
 template void add_pmb_forces<2>(PointRange, double, std::span<const Vec<2>>,
