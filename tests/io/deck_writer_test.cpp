@@ -178,7 +178,7 @@ TEST(DeckWriter, SpellsOutEveryDefault) {
                            "gravity: [0, 0]", "gravity_ramp: 0", "model: linear-elastic",
                            "density: 1000", "poisson_ratio: 0", "velocity: [0, 0]",
                            "angular_velocity: 0", "boundary_conditions: []",
-                           "particles_per_cell: 2", "shape_function: linear", "update: usl",
+                           "particles_per_cell: 2", "shape_function: gimp", "update: usl",
                            "flip: 1", "normals: max-volume-gradient", "vmin: 0",
                            "displacement_check: true", "position: {method: displacement, offset: 0.8}",
                            "first_pass_to_particles: true", "slip: node",

@@ -104,7 +104,11 @@ struct MpmSpec {
   Vec3 grid_max = Vec3::Zero();
   Vec3 cell = Vec3::Zero();   // m per direction (a scalar in the deck fills all)
   int particles_per_cell = 2;  // per direction
-  ShapeFunctionKind shape_function = ShapeFunctionKind::Linear;
+  // uGIMP by default (NairnMPM's default too): linear shapes with update: usl go unstable where a
+  // body enters a cell slowly (a node of tiny lumped mass under a full-size stress gradient;
+  // Sulsky et al. 1995 introduced MUSL against it): a block settling or sliding at 0.1 m/s blows
+  // up at its first cell crossing (docs/deck.md, shape_function).
+  ShapeFunctionKind shape_function = ShapeFunctionKind::Gimp;
   UpdateScheme update = UpdateScheme::Usl;
   double flip = 1.0;           // 1 = FLIP, 0 = PIC
   MpmContactSpec contact;
