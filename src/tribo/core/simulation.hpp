@@ -136,6 +136,10 @@ class Simulation {
   // Contact force on the material above crack `crack` (left of its polyline's direction) from the
   // material below, over the last step (N); zero for solvers without cracks (MPM cracks only).
   virtual Vec3 crack_force(int crack) const { return Vec3::Zero(); }
+  // Angular momentum about the origin that the particles carry beyond sum x_p x m_p v_p, this
+  // process's share over non-rigid particles: MPM's affine velocities (transfer: apic). Zero where
+  // a solver's particles are points.
+  virtual Vec3 particle_spin() const { return Vec3::Zero(); }
   // Impulse on the deformable material from outside it over the last step (N s): gravity, boundary
   // conditions and rigid bodies, for the summary's momentum balance (docs/reliability.md). NaN
   // when the solver does not record it.

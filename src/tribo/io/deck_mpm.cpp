@@ -134,7 +134,7 @@ void read_cracks(const DeckNode& node, const SimulationSpec& spec, MpmSpec& mpm)
 
 MpmSpec read_mpm(const DeckNode& node, const SimulationSpec& spec) {
   const DeckMap map = node.map(
-      {"grid", "particles_per_cell", "shape_function", "update", "flip", "contact", "cracks"});
+      {"grid", "particles_per_cell", "shape_function", "update", "flip", "transfer", "contact", "cracks"});
   MpmSpec mpm;
   read_grid(map.require("grid"), spec.dimension, mpm);
   if (auto ppc = map.get("particles_per_cell")) {
@@ -149,6 +149,7 @@ MpmSpec read_mpm(const DeckNode& node, const SimulationSpec& spec) {
       choice(map, "shape_function", kShapeFunctionNames, "shape function", mpm.shape_function);
   mpm.update = choice(map, "update", kUpdateSchemeNames, "update scheme", mpm.update);
   mpm.flip = bounded(map, "flip", mpm.flip, 0.0, false, 1.0, false);
+  mpm.transfer = choice(map, "transfer", kTransferSchemeNames, "transfer scheme", mpm.transfer);
   if (auto contact = map.get("contact")) read_contact(*contact, spec, mpm.contact);
   if (auto cracks = map.get("cracks")) read_cracks(*cracks, spec, mpm);
   return mpm;

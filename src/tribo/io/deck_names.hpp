@@ -70,6 +70,11 @@ inline constexpr std::array<DeckName<UpdateScheme>, 3> kUpdateSchemeNames{{
     {UpdateScheme::Musl, "musl"},
 }};
 
+inline constexpr std::array<DeckName<TransferScheme>, 2> kTransferSchemeNames{{
+    {TransferScheme::Flip, "flip"},
+    {TransferScheme::Apic, "apic"},
+}};
+
 inline constexpr std::array<DeckName<FrictionModel>, 4> kFrictionModelNames{{
     {FrictionModel::Bfcm, "bfcm"},
     {FrictionModel::Nfcm, "nfcm"},

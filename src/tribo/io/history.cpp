@@ -144,6 +144,7 @@ void HistoryRecorder<Dim>::sample(const Simulation<Dim>& sim, std::vector<double
         angular += cross_moment<Dim>(p.position[i], mv);
       }
     }
+    if (needs_momentum_) angular += sim.particle_spin();
     if (sim.process_count() > 1) {
       // Each process summed its own particles: complete the sums over the processes, in one call.
       reduced_.clear();

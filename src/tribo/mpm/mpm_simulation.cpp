@@ -13,6 +13,7 @@
 
 #include "tribo/core/error.hpp"
 #include "tribo/core/named_arrays.hpp"
+#include "tribo/mpm/affine_transfer.hpp"
 #include "tribo/mpm/boundary_conditions.hpp"
 #include "tribo/mpm/constitutive.hpp"
 #include "tribo/mpm/crack_contact.hpp"
@@ -131,6 +132,7 @@ class MpmSimulation final : public Simulation<Dim> {
   Vec3 contact_force(int material_a, int material_b) const override;
   Vec3 external_impulse() const override { return to_vec3<Dim>(sum_over_processes(external_impulse_)); }
   Vec3 crack_force(int crack) const override;
+  Vec3 particle_spin() const override;
   std::vector<SurfaceMesh> surfaces() const override;
   void check_health() const override;
   void save_state(StateWriter& out) const override;
@@ -159,6 +161,9 @@ class MpmSimulation final : public Simulation<Dim> {
   template <class Shape>
   void reextrapolate_momenta();
   template <class Shape>
+  void add_affine_momentum(long p, const ScatterStencil<Dim, Shape>& s, const StencilFactors<Dim>& factors,
+                           Vec<Dim>* momentum) const;
+  template <class Shape>
   void extrapolate_moments();
   // Move: also x_p += dt v_move (move_particles()) in the same pass, for USL and MUSL, whose
   // stress update is the last use of the positions in the step.
@@ -166,6 +171,9 @@ class MpmSimulation final : public Simulation<Dim> {
   void update_stress();
   void move_particles();
   void sort_particles_by_cell();
+  double affine_kinetic_energy() const;
+  template <class T, class PerParticle>
+  T sum_affine(T zero, PerParticle per_particle) const;
   // Across processes (docs/parallel.md): keep the particles of this process's box and move to the
   // part of the grid they reach; complete the nodal sums of `columns` on shared nodes; send the
   // particles that left the box to its owner.
@@ -198,7 +206,8 @@ class MpmSimulation final : public Simulation<Dim> {
                           std::tuple{NamedArray{"deformation_gradient", self.deformation_gradient_},
                                      NamedArray{"grid_velocity", self.grid_velocity_},
                                      NamedArray{"strain_energy_density", self.strain_energy_density_},
-                                     NamedArray{"field", self.field_}, NamedArray{"rigid", self.rigid_}});
+                                     NamedArray{"field", self.field_}, NamedArray{"rigid", self.rigid_},
+                                     NamedArray{"affine_velocity", self.affine_velocity_}});
   }
   // record: sum the impulses (contact force); count_work: add the frictional work of this pass
   // (only passes whose changes reach the particle velocities dissipate their kinetic energy).
@@ -224,6 +233,9 @@ class MpmSimulation final : public Simulation<Dim> {
   std::vector<double> strain_energy_density_;  // J per m^3 of reference volume
   std::vector<int> field_;                     // per particle
   std::vector<char> rigid_;                    // per particle: a ParticleRole (rigid_interior.hpp)
+  // transfer: apic, per particle: C_p of affine_transfer.hpp (1/s); zero with transfer: flip and
+  // on rigid particles.
+  std::vector<Mat<Dim>> affine_velocity_;
   // Per field: rigid and standing still, so its nodal values are restored from rigid_image_
   // instead of scattered (rigid_node_image.hpp). Derived from the deck, not checkpointed.
   std::vector<char> still_field_;
@@ -300,6 +312,7 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec, const parallel::Co
   deformation_gradient_.assign(n, Mat3::Identity());
   grid_velocity_.assign(n, Vec<Dim>::Zero());
   strain_energy_density_.assign(n, 0.0);
+  affine_velocity_.assign(n, Mat<Dim>::Zero());
   layout_ = FieldLayout::from(spec_);
   field_.resize(n);
   rigid_.resize(n);
@@ -619,12 +632,14 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
     const Particles<Dim>& q = particles_;
     const bool still_restored = rigid_image_.recorded;
     StencilFactors<Dim>* const factors = stencil_.data();
+    const bool affine = spec_.mpm.transfer == TransferScheme::Apic;
     partition_.for_each_particle([&](long p) {
       if (rigid_[p] == kRigidInterior || (still_restored && still_field_[field_[p]])) return;
       ScatterStencil<Dim, Shape> s;
       ScatterStencil<Dim, Shape>::factors(grid, q.position[p], half_width, factors[p]);
       s.expand(grid, factors[p]);
       const double m = q.mass[p];
+      if (affine && !rigid_[p]) add_affine_momentum<Shape>(p, s, factors[p], targets.momentum);
       const ParticleTerms<Dim> terms{m,
                                      q.volume[p],
                                      m * q.velocity[p],
@@ -720,6 +735,22 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
     rigid_image_.record(nodes_, still_field_);
 }
 
+// APIC's affine part of particle p's momentum, sum_I S_Ip m_p C_p (x_I - x_p) (affine_transfer.hpp),
+// added to the node entries of its field (and crack fields) by a particle-to-grid pass.
+template <int Dim>
+template <class Shape>
+void MpmSimulation<Dim>::add_affine_momentum(long p, const ScatterStencil<Dim, Shape>& s,
+                                             const StencilFactors<Dim>& factors, Vec<Dim>* momentum) const {
+  AffineStencil<Dim, Shape> a;
+  a.compute(grid_, particles_.position[p], factors);
+  const Mat<Dim> mC = particles_.mass[p] * affine_velocity_[p];
+  const long F = nodes_.fields;
+  const long f = field_[p];
+  const int* offsets = crack_offsets(p);
+  for (int k = 0; k < s.size; ++k)
+    momentum[s.node[k] * F + f + (offsets ? offsets[k] : 0)] += s.weight[k] * (mC * a.node_offset(k));
+}
+
 // USF: the forces from the stress just updated, f_I = -sum V_p sigma_p grad S_I + sum S_I m_p g,
 // in parallel as extrapolate_to_grid.
 template <int Dim>
@@ -808,6 +839,7 @@ template <class Shape>
 void MpmSimulation<Dim>::update_particles() {
   const int F = nodes_.fields;
   const double flip = spec_.mpm.flip;
+  const bool affine = spec_.mpm.transfer == TransferScheme::Apic;
   const long n = static_cast<long>(particles_.size());
   const double tiny = node_mass_floor();
   const StencilFactors<Dim>* const factors = stencil_.data();
@@ -833,9 +865,25 @@ void MpmSimulation<Dim>::update_particles() {
       v_start += (s.weight[k] / m) * nodes_.momentum_start[i];
       dv += (s.weight[k] / m) * (nodes_.momentum[i] - nodes_.momentum_flip_base[i]);
     }
+    if (affine) {  // C_p = B_p D_p^-1 from the updated grid velocities (affine_transfer.hpp)
+      AffineStencil<Dim, Shape> a;
+      a.compute(grid_, particles_.position[p], factors[p]);
+      Mat<Dim> B = Mat<Dim>::Zero();
+      for (int k = 0; k < s.size; ++k) {
+        const long i = s.node[k] * F + f + (offsets ? offsets[k] : 0);
+        const double m = nodes_.mass[i];
+        if (m <= tiny) continue;
+        B += (s.weight[k] / m) * nodes_.momentum[i] * a.node_offset(k).transpose();
+      }
+      affine_velocity_[p] = B * a.inverse_spread.asDiagonal();
+    }
     // Midpoint move: x += dt (v^start + v^new)/2, exact for uniform acceleration (a free fall is
-    // 0.5 g t^2 to round-off) where x += dt v^new would be first order.
-    grid_velocity_[p] = 0.5 * (v_start + v_grid);
+    // 0.5 g t^2 to round-off) where x += dt v^new would be first order. APIC moves with v^new
+    // (Jiang et al. 2015, eq. 11): its transfers conserve angular momentum only with that move;
+    // the midpoint's cross term dt/2 v^start x v^new drifts a spinning body's angular momentum by
+    // O(omega^2 dt) per unit time (a free disk at 26.7 rad/s: 0.35% in 0.1 s against 0.02%;
+    // tests/mpm/affine_transfer_test.cpp).
+    grid_velocity_[p] = affine ? v_grid : Vec<Dim>(0.5 * (v_start + v_grid));
     particles_.velocity[p] = flip * (particles_.velocity[p] + dv) + (1.0 - flip) * v_grid;
   }
 }
@@ -853,11 +901,13 @@ void MpmSimulation<Dim>::reextrapolate_momenta() {
   // The particles are binned as extrapolate_to_grid() left them: the positions have not changed.
   const Grid<Dim>& grid = grid_;
   const StencilFactors<Dim>* const factors = stencil_.data();
+  const bool affine = spec_.mpm.transfer == TransferScheme::Apic;
   partition_.for_each_particle([&](long p) {
     // Standing rigid fields carry no momentum; interior rigid particles reach no shared node.
     if (rigid_[p] == kRigidInterior || still_field_[field_[p]]) return;
     ScatterStencil<Dim, Shape> s;
     s.expand(grid, factors[p]);
+    if (affine && !rigid_[p]) add_affine_momentum<Shape>(p, s, factors[p], nodes_.momentum.data());
     const Vec<Dim> mv = particles_.mass[p] * particles_.velocity[p];
     const long f = field_[p];
     if (const int* offsets = crack_offsets(p)) {
@@ -959,6 +1009,49 @@ void MpmSimulation<Dim>::update_stress() {
   }
 }
 
+// transfer: apic, over the non-rigid particles: f(m_p, C_p, diagonal of D_p), D_p at the
+// particles' current positions (affine_transfer.hpp), summed.
+template <int Dim>
+template <class T, class PerParticle>
+T MpmSimulation<Dim>::sum_affine(T zero, PerParticle per_particle) const {
+  const auto sum = [&](auto shape) {
+    using Shape = decltype(shape);
+    T total = zero;
+    for (std::size_t p = 0; p < particles_.size(); ++p) {
+      if (rigid_[p]) continue;
+      StencilFactors<Dim> f;
+      ScatterStencil<Dim, Shape>::factors(grid_, particles_.position[p], half_width_, f);
+      AffineStencil<Dim, Shape> a;
+      a.compute(grid_, particles_.position[p], f);
+      total += per_particle(particles_.mass[p], affine_velocity_[p], a.spread());
+    }
+    return total;
+  };
+  switch (spec_.mpm.shape_function) {
+    case ShapeFunctionKind::Linear: return sum(LinearShape{});
+    case ShapeFunctionKind::Gimp: return sum(GimpShape{});
+    case ShapeFunctionKind::BSpline2: return sum(BSpline2Shape{});
+  }
+  return zero;
+}
+
+// The kinetic energy of the affine velocities, sum (m / 2) tr(C D C^T): the grid's kinetic energy
+// of an affine field (a rigid rotation's included) beyond sum m v^2 / 2 (Jiang et al. 2015, sec. 5).
+template <int Dim>
+double MpmSimulation<Dim>::affine_kinetic_energy() const {
+  return sum_affine(0.0, [](double m, const Mat<Dim>& C, const Vec<Dim>& D) {
+    return mpm::affine_kinetic_energy<Dim>(m, C, D);
+  });
+}
+
+template <int Dim>
+Vec3 MpmSimulation<Dim>::particle_spin() const {
+  if (spec_.mpm.transfer != TransferScheme::Apic) return Vec3::Zero();
+  return sum_affine(Vec3(Vec3::Zero()), [](double m, const Mat<Dim>& C, const Vec<Dim>& D) -> Vec3 {
+    return affine_angular_momentum<Dim>(m, C, D);
+  });
+}
+
 template <int Dim>
 EnergyBreakdown MpmSimulation<Dim>::energy() const {
   EnergyBreakdown e;
@@ -969,6 +1062,7 @@ EnergyBreakdown MpmSimulation<Dim>::energy() const {
     e.strain += strain_energy_density_[p] * particles_.reference_volume[p];
     e.potential -= m * gravity_.dot(particles_.position[p] - particles_.reference_position[p]);
   }
+  if (spec_.mpm.transfer == TransferScheme::Apic) e.kinetic += affine_kinetic_energy();
   e.frictional = frictional_work_;
   if (distributed_) {
     double parts[] = {e.kinetic, e.strain, e.potential, e.frictional};
