@@ -176,6 +176,7 @@ TEST(DeckReader, MinimalDeckGetsEveryDocumentedDefault) {
   EXPECT_EQ(s.mpm.shape_function, ShapeFunctionKind::Gimp);
   EXPECT_EQ(s.mpm.update, UpdateScheme::Usl);
   EXPECT_EQ(s.mpm.flip, 1.0);
+  EXPECT_EQ(s.mpm.transfer, TransferScheme::Apic);
   EXPECT_EQ(s.mpm.contact.normals, ContactNormalMethod::MaxVolumeGradient);
   EXPECT_EQ(s.mpm.contact.vmin, 0.0);
   EXPECT_TRUE(s.mpm.contact.displacement_check);

@@ -124,6 +124,15 @@ struct MpmSpec {
   std::vector<CrackSpec> cracks;
 };
 
+// The transfer a run uses: apic falls back to flip with linear shapes (D_p vanishes on a node: a
+// particle crossing one gets an unbounded C_p; Jiang et al. 2015 use the velocity gradient there)
+// and with cracks (their crack-field velocities move the crack surfaces; not validated with APIC
+// yet). The deck reader rejects an explicit `transfer: apic` in those cases.
+inline TransferScheme effective_transfer(const MpmSpec& mpm) {
+  if (mpm.shape_function == ShapeFunctionKind::Linear || !mpm.cracks.empty()) return TransferScheme::Flip;
+  return mpm.transfer;
+}
+
 enum class FrictionModel { None, Bfcm, Nfcm, Objective };
 
 // smoothed: repulsion against a smoothed volume fraction of the other bodies' matter (the default;

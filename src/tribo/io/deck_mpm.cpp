@@ -152,6 +152,12 @@ MpmSpec read_mpm(const DeckNode& node, const SimulationSpec& spec) {
   mpm.transfer = choice(map, "transfer", kTransferSchemeNames, "transfer scheme", mpm.transfer);
   if (auto contact = map.get("contact")) read_contact(*contact, spec, mpm.contact);
   if (auto cracks = map.get("cracks")) read_cracks(*cracks, spec, mpm);
+  if (auto transfer = map.get("transfer"); transfer && mpm.transfer == TransferScheme::Apic) {
+    if (mpm.shape_function == ShapeFunctionKind::Linear)
+      transfer->fail("apic needs shape_function gimp or bspline2 (a linear shape's D_p vanishes on a node)");
+    if (!mpm.cracks.empty()) transfer->fail("apic with cracks is not supported yet (use flip)");
+  }
+  mpm.transfer = effective_transfer(mpm);
   return mpm;
 }
 

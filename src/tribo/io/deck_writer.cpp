@@ -183,7 +183,7 @@ void emit_mpm(YAML::Emitter& out, const SimulationSpec& spec) {
       << name(mpm.shape_function, kShapeFunctionNames);
   out << YAML::Key << "update" << YAML::Value << name(mpm.update, kUpdateSchemeNames);
   out << YAML::Key << "flip" << YAML::Value << number(mpm.flip);
-  out << YAML::Key << "transfer" << YAML::Value << name(mpm.transfer, kTransferSchemeNames);
+  out << YAML::Key << "transfer" << YAML::Value << name(effective_transfer(mpm), kTransferSchemeNames);
 
   const MpmContactSpec& c = mpm.contact;
   out << YAML::Key << "contact" << YAML::Value << YAML::BeginMap;

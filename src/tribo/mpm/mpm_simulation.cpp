@@ -632,7 +632,7 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
     const Particles<Dim>& q = particles_;
     const bool still_restored = rigid_image_.recorded;
     StencilFactors<Dim>* const factors = stencil_.data();
-    const bool affine = spec_.mpm.transfer == TransferScheme::Apic;
+    const bool affine = effective_transfer(spec_.mpm) == TransferScheme::Apic;
     partition_.for_each_particle([&](long p) {
       if (rigid_[p] == kRigidInterior || (still_restored && still_field_[field_[p]])) return;
       ScatterStencil<Dim, Shape> s;
@@ -839,7 +839,7 @@ template <class Shape>
 void MpmSimulation<Dim>::update_particles() {
   const int F = nodes_.fields;
   const double flip = spec_.mpm.flip;
-  const bool affine = spec_.mpm.transfer == TransferScheme::Apic;
+  const bool affine = effective_transfer(spec_.mpm) == TransferScheme::Apic;
   const long n = static_cast<long>(particles_.size());
   const double tiny = node_mass_floor();
   const StencilFactors<Dim>* const factors = stencil_.data();
@@ -878,12 +878,13 @@ void MpmSimulation<Dim>::update_particles() {
       affine_velocity_[p] = B * a.inverse_spread.asDiagonal();
     }
     // Midpoint move: x += dt (v^start + v^new)/2, exact for uniform acceleration (a free fall is
-    // 0.5 g t^2 to round-off) where x += dt v^new would be first order. APIC moves with v^new
-    // (Jiang et al. 2015, eq. 11): its transfers conserve angular momentum only with that move;
-    // the midpoint's cross term dt/2 v^start x v^new drifts a spinning body's angular momentum by
-    // O(omega^2 dt) per unit time (a free disk at 26.7 rad/s: 0.35% in 0.1 s against 0.02%;
-    // tests/mpm/affine_transfer_test.cpp).
-    grid_velocity_[p] = affine ? v_grid : Vec<Dim>(0.5 * (v_start + v_grid));
+    // 0.5 g t^2 to round-off) where x += dt v^new would be first order. Also with APIC, whose
+    // transfers conserve angular momentum exactly only with x += dt v^new (Jiang et al. 2015,
+    // eq. 11): the midpoint's cross term dt/2 v^start x v^new drifts a spinning body's angular
+    // momentum by O(omega^2 dt) per unit time (a free disk at 26.7 rad/s, 5 cells per radius:
+    // 0.35% in 0.1 s against 0.02%, FLIP's transfers 2.8%; tests/mpm/affine_transfer_test.cpp),
+    // a first-order error kept for the exact free fall (docs/mpm-contact.md, "Affine transfers").
+    grid_velocity_[p] = 0.5 * (v_start + v_grid);
     particles_.velocity[p] = flip * (particles_.velocity[p] + dv) + (1.0 - flip) * v_grid;
   }
 }
@@ -901,7 +902,7 @@ void MpmSimulation<Dim>::reextrapolate_momenta() {
   // The particles are binned as extrapolate_to_grid() left them: the positions have not changed.
   const Grid<Dim>& grid = grid_;
   const StencilFactors<Dim>* const factors = stencil_.data();
-  const bool affine = spec_.mpm.transfer == TransferScheme::Apic;
+  const bool affine = effective_transfer(spec_.mpm) == TransferScheme::Apic;
   partition_.for_each_particle([&](long p) {
     // Standing rigid fields carry no momentum; interior rigid particles reach no shared node.
     if (rigid_[p] == kRigidInterior || still_field_[field_[p]]) return;
@@ -1046,7 +1047,7 @@ double MpmSimulation<Dim>::affine_kinetic_energy() const {
 
 template <int Dim>
 Vec3 MpmSimulation<Dim>::particle_spin() const {
-  if (spec_.mpm.transfer != TransferScheme::Apic) return Vec3::Zero();
+  if (effective_transfer(spec_.mpm) != TransferScheme::Apic) return Vec3::Zero();
   return sum_affine(Vec3(Vec3::Zero()), [](double m, const Mat<Dim>& C, const Vec<Dim>& D) -> Vec3 {
     return affine_angular_momentum<Dim>(m, C, D);
   });
@@ -1062,7 +1063,7 @@ EnergyBreakdown MpmSimulation<Dim>::energy() const {
     e.strain += strain_energy_density_[p] * particles_.reference_volume[p];
     e.potential -= m * gravity_.dot(particles_.position[p] - particles_.reference_position[p]);
   }
-  if (spec_.mpm.transfer == TransferScheme::Apic) e.kinetic += affine_kinetic_energy();
+  if (effective_transfer(spec_.mpm) == TransferScheme::Apic) e.kinetic += affine_kinetic_energy();
   e.frictional = frictional_work_;
   if (distributed_) {
     double parts[] = {e.kinetic, e.strain, e.potential, e.frictional};
