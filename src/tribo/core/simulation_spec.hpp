@@ -103,8 +103,8 @@ enum class UpdateScheme { Usl, Usf, Musl };
 // particle-to-grid (Jiang et al. 2015; mpm/affine_transfer.hpp), the `flip` fraction still
 // blending the velocity update. apic is the default: a node's field velocity is then the field's
 // at the node and a contact impulse acts with the node's lever (docs/mpm-contact.md, "Affine
-// transfers"): the oblique disks' energy error 1.68% -> 0.66%, the rolling disk's speed -5.84% ->
-// -4.27%, every other MPM validation still passing.
+// transfers"): the oblique disks' energy error 1.68% -> 0.77%, the rolling disk's speed -5.84% ->
+// -4.58%, every other MPM validation still passing.
 enum class TransferScheme { Flip, Apic };
 
 struct MpmSpec {

@@ -19,8 +19,8 @@ namespace tribo::mpm {
 template <int Dim, class Shape>
 struct AffineStencil {
   static constexpr int support = Shape::support;
-  double offset[Dim][StencilFactors<Dim>::kMaxSupport];  // x_k - x_p along each axis, m
-  Vec<Dim> inverse_spread;  // 1 / D_p's diagonal, 1/m^2; 0 where D_p vanishes (see below)
+  double offset[Dim][StencilFactors<Dim>::kMaxSupport] = {};  // x_k - x_p along each axis, m
+  Vec<Dim> inverse_spread = Vec<Dim>::Zero();  // 1 / D_p's diagonal, 1/m^2; 0 where D_p vanishes (see below)
 
   // From the factors of the particle's stencil at x. A linear shape on a node puts all its weight
   // there: that axis's D vanishes and the grid says nothing of the gradient along it, so C_p gets

@@ -857,26 +857,21 @@ void MpmSimulation<Dim>::update_particles() {
     Vec<Dim> v_grid = Vec<Dim>::Zero();
     Vec<Dim> v_start = Vec<Dim>::Zero();
     Vec<Dim> dv = Vec<Dim>::Zero();
+    // APIC: C_p = B_p D_p^-1 from the updated grid velocities (affine_transfer.hpp).
+    AffineStencil<Dim, Shape> a;
+    if (affine) a.compute(grid_, particles_.position[p], factors[p]);
+    Mat<Dim> B = Mat<Dim>::Zero();
     for (int k = 0; k < s.size; ++k) {
       const long i = s.node[k] * F + f + (offsets ? offsets[k] : 0);
       const double m = nodes_.mass[i];
       if (m <= tiny) continue;
-      v_grid += (s.weight[k] / m) * nodes_.momentum[i];
+      const Vec<Dim> v = (s.weight[k] / m) * nodes_.momentum[i];
+      v_grid += v;
       v_start += (s.weight[k] / m) * nodes_.momentum_start[i];
       dv += (s.weight[k] / m) * (nodes_.momentum[i] - nodes_.momentum_flip_base[i]);
+      if (affine) B += v * a.node_offset(k).transpose();
     }
-    if (affine) {  // C_p = B_p D_p^-1 from the updated grid velocities (affine_transfer.hpp)
-      AffineStencil<Dim, Shape> a;
-      a.compute(grid_, particles_.position[p], factors[p]);
-      Mat<Dim> B = Mat<Dim>::Zero();
-      for (int k = 0; k < s.size; ++k) {
-        const long i = s.node[k] * F + f + (offsets ? offsets[k] : 0);
-        const double m = nodes_.mass[i];
-        if (m <= tiny) continue;
-        B += (s.weight[k] / m) * nodes_.momentum[i] * a.node_offset(k).transpose();
-      }
-      affine_velocity_[p] = B * a.inverse_spread.asDiagonal();
-    }
+    if (affine) affine_velocity_[p] = B * a.inverse_spread.asDiagonal();
     // Midpoint move: x += dt (v^start + v^new)/2, exact for uniform acceleration (a free fall is
     // 0.5 g t^2 to round-off) where x += dt v^new would be first order. Also with APIC, whose
     // transfers conserve angular momentum exactly only with x += dt v^new (Jiang et al. 2015,
