@@ -89,10 +89,11 @@ tribo::SimulationSpec oblique_disks(double cell) {
   return spec;
 }
 
-void run_oblique_disks(benchmark::State& state, int micrometres, int threads) {
+void run_oblique_disks(benchmark::State& state, int micrometres, int threads, tribo::TransferScheme transfer) {
   const double cell = micrometres * 1e-6;
   omp_set_num_threads(threads);
-  const tribo::SimulationSpec spec = oblique_disks(cell);
+  tribo::SimulationSpec spec = oblique_disks(cell);
+  spec.mpm.transfer = transfer;
   auto sim = tribo::mpm::make_simulation<2>(spec);
   const double particles = static_cast<double>(sim->particles().size());
   const auto start = std::chrono::steady_clock::now();
@@ -123,10 +124,18 @@ int main(int argc, char** argv) {
     for (int threads : {1, 2}) {
       const std::string name = "ObliqueDisks/cell_um:" + std::to_string(micrometres) +
                                "/threads:" + std::to_string(threads);
-      benchmark::RegisterBenchmark(name.c_str(), run_oblique_disks, micrometres, threads)
+      benchmark::RegisterBenchmark(name.c_str(), run_oblique_disks, micrometres, threads,
+                                   tribo::TransferScheme::Apic)
           ->Iterations(steps)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
+      // The cost of APIC's affine part (the default since stop 16) against FLIP's transfers.
+      if (micrometres == 1000)
+        benchmark::RegisterBenchmark((name + "/transfer:flip").c_str(), run_oblique_disks, micrometres, threads,
+                                     tribo::TransferScheme::Flip)
+            ->Iterations(steps)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
     }
   }
   benchmark::Initialize(&argc, argv);
