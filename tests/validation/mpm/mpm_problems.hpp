@@ -18,6 +18,16 @@ inline Shape box_shape(int dim, Vec3 lo, Vec3 hi) {
   return s;
 }
 
+// A disk (dim 2) or sphere (dim 3).
+inline Shape ball_shape(int dim, Vec3 center, double radius) {
+  Shape s;
+  s.kind = Shape::Kind::Ball;
+  s.dimension = dim;
+  s.center = center;
+  s.radius = radius;
+  return s;
+}
+
 inline MaterialSpec elastic_material(const std::string& name, double density, double E, double nu) {
   MaterialSpec m;
   m.name = name;
