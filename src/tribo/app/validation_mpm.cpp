@@ -209,10 +209,28 @@ double friction_of_first_pair(const SimulationSpec& spec) { return spec.mpm.cont
 
 // first_pass_to_particles: false runs the deck with NairnMPM's pass semantics (the frictional work
 // then counts the post-update pass alone); the same tolerances hold.
-std::vector<ValidationRow> slide_to_rest(bool first_pass_to_particles) {
-  const std::string name = first_pass_to_particles ? "slide-to-rest" : "slide-to-rest-nairn-passes";
+// Every body of the deck moved up by half a cell: the floor's top, which the validation decks put on
+// a node row, then lies halfway between two rows, and the particles (filled at a quarter and three
+// quarters of each cell) sit half a cell higher against the nodes. A result that holds only on the
+// aligned lattice is tuned to it (issue 13; docs/mpm-contact.md, "Lattice offset").
+void shift_bodies_half_a_cell_up(SimulationSpec& spec) {
+  const double dy = 0.5 * spec.mpm.cell[1];
+  for (BodySpec& body : spec.bodies) {
+    body.geometry.min.y() += dy;
+    body.geometry.max.y() += dy;
+    body.geometry.center.y() += dy;
+  }
+}
+
+enum class Lattice { Aligned, HalfCellOffset };
+
+std::vector<ValidationRow> slide_to_rest(bool first_pass_to_particles, Lattice lattice = Lattice::Aligned) {
+  const std::string name = lattice == Lattice::HalfCellOffset ? "slide-to-rest-offset"
+                           : first_pass_to_particles           ? "slide-to-rest"
+                                                               : "slide-to-rest-nairn-passes";
   const History h = run_example("validation/slide-to-rest.yaml", [&](SimulationSpec& spec) {
     spec.mpm.contact.first_pass_to_particles = first_pass_to_particles;
+    if (lattice == Lattice::HalfCellOffset) shift_bodies_half_a_cell_up(spec);
   });
   const std::vector<double> t = h.column("time"), x = h.column("centroid.block.x");
   const double g = h.spec.gravity.norm(), mu = friction_of_first_pair(h.spec);
@@ -242,8 +260,11 @@ struct RollingDisk {
 };
 
 // slip: the deck's contact.slip (node) or surface (docs/mpm-contact.md, "Slip at the surface").
-RollingDisk rolling_disk_run(ContactSlipPoint slip = ContactSlipPoint::Node) {
-  const History h = run_example("validation/rolling-disk.yaml", [&](SimulationSpec& spec) { spec.mpm.contact.slip = slip; });
+RollingDisk rolling_disk_run(ContactSlipPoint slip = ContactSlipPoint::Node, Lattice lattice = Lattice::Aligned) {
+  const History h = run_example("validation/rolling-disk.yaml", [&](SimulationSpec& spec) {
+    spec.mpm.contact.slip = slip;
+    if (lattice == Lattice::HalfCellOffset) shift_bodies_half_a_cell_up(spec);
+  });
   const std::vector<double> t = h.column("time"), v = h.column("velocity.disk.x");
   RollingDisk r{};
   r.v0 = h.spec.bodies.front().velocity.x();
@@ -283,6 +304,16 @@ std::vector<ValidationRow> rolling_disk_surface() {
           compare_absolute(name, "max |E(t) - E(0)| / E(0)", 0.0, r.energy, 0.01)};
 }
 
+// Issue 13's rows on the lattice moved by half a cell (not in ctest: its energy row fails, 2.56%
+// at 10 cells per radius, and grows with refinement; docs/mpm-contact.md, "Lattice offset").
+std::vector<ValidationRow> rolling_disk_offset() {
+  const RollingDisk r = rolling_disk_run(ContactSlipPoint::Node, Lattice::HalfCellOffset);
+  const std::string name = "rolling-disk-offset";
+  return {compare_relative(name, "sliding deceleration (m/s^2)", r.mu * r.g, r.deceleration, 0.03),
+          compare_relative(name, "rolling speed (m/s)", 2.0 / 3.0 * r.v0, r.rolling_speed, 0.03),
+          compare_absolute(name, "max |E(t) - E(0)| / E(0)", 0.0, r.energy, 0.01)};
+}
+
 }  // namespace
 
 void add_mpm_validation_problems(std::vector<ValidationProblem>& problems) {
@@ -306,10 +337,14 @@ void add_mpm_validation_problems(std::vector<ValidationProblem>& problems) {
                       [] { return slide_to_rest(true); }});
   problems.push_back({"slide-to-rest-nairn-passes", "the same with first_pass_to_particles: false (NairnMPM)",
                       [] { return slide_to_rest(false); }});
+  problems.push_back({"slide-to-rest-offset", "the same with the bodies half a cell off the node rows",
+                      [] { return slide_to_rest(true, Lattice::HalfCellOffset); }});
   problems.push_back({"rolling-disk", "disk launched without spin, mu = 0.2: sliding deceleration, energy", rolling_disk});
   problems.push_back({"rolling-disk-speed", "disk launched without spin: rolling speed (2/3) v0", rolling_disk_speed});
   problems.push_back({"rolling-disk-surface", "the same with contact.slip: surface: deceleration, speed, energy",
                       rolling_disk_surface});
+  problems.push_back({"rolling-disk-offset", "the disk and floor half a cell off the node rows: deceleration, speed, energy",
+                      rolling_disk_offset});
   problems.push_back({"velocity-weakening", "block slowing down on a floor, mu(v) = 0.2 + 0.2 exp(-v / 0.2 m/s): t(v)",
                       [] { return velocity_weakening_slowdown("validation/velocity-weakening.yaml", "velocity-weakening"); }});
 }
