@@ -574,7 +574,9 @@ void MpmSimulation<Dim>::step_with() {
   copy_entries(nodes_.momentum_flip_base, nodes_.momentum);
   external_impulse_ = impose_boundary_conditions();
   if (!first_pass_reaches) copy_entries(nodes_.momentum_start, nodes_.momentum);  // before the pass
-  apply_contact(ContactStage::AfterExtrapolation, true, first_pass_reaches);
+  // Its impulses are recorded (contact force, the rigid bodies' share of external_impulse_) only
+  // where they reach the particles: with NairnMPM's semantics they would break the momentum balance.
+  apply_contact(ContactStage::AfterExtrapolation, first_pass_reaches, first_pass_reaches);
   if (!first_pass_reaches) {
     const long entries = static_cast<long>(nodes_.momentum.size());
 #pragma omp parallel for schedule(static)
