@@ -126,8 +126,26 @@ double ramped_travel(double a, double t, double ramp) {
   return a * (0.5 * t * t - 0.5 * ramp * t + ramp * ramp / 6.0);
 }
 
-std::vector<ValidationRow> incline(const std::string& deck, const std::string& name, double mu, double tolerance) {
-  const History h = run_example(deck);
+// Every body of the deck moved up by half a cell: the floor's top, which the validation decks put on
+// a node row, then lies halfway between two rows, and the particles (filled at a quarter and three
+// quarters of each cell) sit half a cell higher against the nodes. A result that holds only on the
+// aligned lattice is tuned to it (issue 13; docs/mpm-contact.md, "Lattice offset").
+void shift_bodies_half_a_cell_up(SimulationSpec& spec) {
+  const double dy = 0.5 * spec.mpm.cell[1];
+  for (BodySpec& body : spec.bodies) {
+    body.geometry.min.y() += dy;
+    body.geometry.max.y() += dy;
+    body.geometry.center.y() += dy;
+  }
+}
+
+enum class Lattice { Aligned, HalfCellOffset };
+
+std::vector<ValidationRow> incline(const std::string& deck, const std::string& name, double mu, double tolerance,
+                                   Lattice lattice = Lattice::Aligned) {
+  const History h = run_example(deck, [&](SimulationSpec& spec) {
+    if (lattice == Lattice::HalfCellOffset) shift_bodies_half_a_cell_up(spec);
+  });
   const std::vector<double> t = h.column("time");
   const std::vector<double> x = h.column("centroid.block.x");
   const double theta = gravity_angle(h.spec);
@@ -209,20 +227,6 @@ double friction_of_first_pair(const SimulationSpec& spec) { return spec.mpm.cont
 
 // first_pass_to_particles: false runs the deck with NairnMPM's pass semantics (the frictional work
 // then counts the post-update pass alone); the same tolerances hold.
-// Every body of the deck moved up by half a cell: the floor's top, which the validation decks put on
-// a node row, then lies halfway between two rows, and the particles (filled at a quarter and three
-// quarters of each cell) sit half a cell higher against the nodes. A result that holds only on the
-// aligned lattice is tuned to it (issue 13; docs/mpm-contact.md, "Lattice offset").
-void shift_bodies_half_a_cell_up(SimulationSpec& spec) {
-  const double dy = 0.5 * spec.mpm.cell[1];
-  for (BodySpec& body : spec.bodies) {
-    body.geometry.min.y() += dy;
-    body.geometry.max.y() += dy;
-    body.geometry.center.y() += dy;
-  }
-}
-
-enum class Lattice { Aligned, HalfCellOffset };
 
 std::vector<ValidationRow> slide_to_rest(bool first_pass_to_particles, Lattice lattice = Lattice::Aligned) {
   const std::string name = lattice == Lattice::HalfCellOffset ? "slide-to-rest-offset"
@@ -250,9 +254,12 @@ std::vector<ValidationRow> slide_to_rest(bool first_pass_to_particles, Lattice l
 // Issue 13: kinetic + strain + frictional work of the oblique impact constant within 1%. With APIC
 // transfers (the default since stop 16) 0.77%; FLIP's 1.68% (the free disks' numerical loss after
 // they separate, and the normal, perfectly inelastic part of node contact; docs/mpm-contact.md).
-std::vector<ValidationRow> oblique_disks_energy() {
-  const History h = run_example("oblique-disks.yaml");
-  return {compare_absolute("oblique-disks-energy", "max |E(t) - E(0)| / E(0)", 0.0, energy_drift(h), 0.01)};
+std::vector<ValidationRow> oblique_disks_energy(Lattice lattice = Lattice::Aligned) {
+  const History h = run_example("oblique-disks.yaml", [&](SimulationSpec& spec) {
+    if (lattice == Lattice::HalfCellOffset) shift_bodies_half_a_cell_up(spec);
+  });
+  const std::string name = lattice == Lattice::HalfCellOffset ? "oblique-disks-energy-offset" : "oblique-disks-energy";
+  return {compare_absolute(name, "max |E(t) - E(0)| / E(0)", 0.0, energy_drift(h), 0.01)};
 }
 
 struct RollingDisk {
@@ -329,9 +336,16 @@ void add_mpm_validation_problems(std::vector<ValidationProblem>& problems) {
                         return fitted_slide("rolling-cylinder.yaml", "rolling-cylinder", "cylinder", 2.0 / 3.0, 0.05);
                       }});
   problems.push_back({"oblique-disks", "two disks in oblique frictional impact: momentum", oblique_disks});
-  problems.push_back({"oblique-disks-energy", "two disks in oblique frictional impact: energy", oblique_disks_energy});
+  problems.push_back({"oblique-disks-energy", "two disks in oblique frictional impact: energy", [] { return oblique_disks_energy(); }});
   problems.push_back({"incline-elastic-floor", "block on an elastic floor, 30 degrees, mu = 0.2 (two deformable bodies)",
                       [] { return incline("validation/incline-elastic-floor.yaml", "incline-elastic-floor", 0.2, 0.03); }});
+  // Issue 13 off the aligned lattice (docs/mpm-contact.md, "Lattice offset"): both fail today, not in ctest.
+  problems.push_back({"incline-elastic-floor-offset", "the same with the bodies half a cell off the node rows", [] {
+                        return incline("validation/incline-elastic-floor.yaml", "incline-elastic-floor-offset", 0.2, 0.03,
+                                       Lattice::HalfCellOffset);
+                      }});
+  problems.push_back({"oblique-disks-energy-offset", "the oblique impact with the disks half a cell higher: energy",
+                      [] { return oblique_disks_energy(Lattice::HalfCellOffset); }});
   problems.push_back({"sphere-incline", "3D sphere rolling without slip down 30 degrees, mu = 0.5", sphere_incline});
   problems.push_back({"slide-to-rest", "block sliding to rest, mu = 0.3: travel, energy, no drift",
                       [] { return slide_to_rest(true); }});
