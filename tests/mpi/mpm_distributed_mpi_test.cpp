@@ -140,7 +140,8 @@ TEST_P(DistributedMpm, HistoryWithinOneBillionthOfOneProcessAndRepeatable) {
 // USL with the displacement check against a rigid floor (and the same block moved to the middle of
 // the floor, where a cut between 2 processes goes through it and its contact), USL with the
 // position check between two deformable disks (300 steps: they touch at step ~140), rolling on a
-// rigid floor, MUSL with a deformable ring, 3D MUSL. Each deck's bodies are cut by the boxes of 2
+// rigid floor, MUSL with a deformable ring, 3D MUSL; logistic-regression normals between two
+// deformable bodies. Each deck's bodies are cut by the boxes of 2
 // and 3 processes: without the halo sum every case but the block at the floor's end fails on 2.
 INSTANTIATE_TEST_SUITE_P(
     ExampleDecks, DistributedMpm,
@@ -160,6 +161,20 @@ INSTANTIATE_TEST_SUITE_P(
                            "law: coulomb, friction: 0.3}",
                            "law: coulomb, friction: 0.3, static_friction: 0.5, slip_weakening_distance: 0.002}"},
                       Case{"oblique_disks", "oblique-disks.yaml", 300, "", "", false},
+                      // Logistic-regression normals fit each contact node to the particles
+                      // around it; at a node shared by two processes some of them are the
+                      // other's (ghosts, MpmSimulation::build_regression_neighbourhoods).
+                      Case{"oblique_disks_logistic_regression", "oblique-disks.yaml", 300,
+                           "normals: average-volume-gradient", "normals: logistic-regression", false},
+                      Case{"elastic_floor_logistic_regression", "validation/incline-elastic-floor.yaml", 100,
+                           "  contact:\n    pairs:",
+                           "  contact:\n    normals: logistic-regression\n    position: {method: position, offset: 0.8}\n"
+                           "    pairs:",
+                           false},
+                      // A velocity boundary condition whose region ends on a node (the floor's
+                      // end at x = 1): the node must be held on every process as on one (it was
+                      // not, from the sub-grid's own rounding of its node positions).
+                      Case{"elastic_floor", "validation/incline-elastic-floor.yaml", 100, "", "", false},
                       Case{"rolling_cylinder", "rolling-cylinder.yaml", 100, "", "", false},
                       Case{"ring_cloud", "ring-cloud.yaml", 100, "", "", false},
                       Case{"gear_press", "gear-press.yaml", 100, "", "", false}),

@@ -23,11 +23,20 @@ struct GridBoundaryConditions {
   };
   std::vector<Constraint> constraints;
 
-  static GridBoundaryConditions from(const SimulationSpec& spec, const Grid<Dim>& grid) {
+  // Across processes `grid` is this process's part of `global` from its node `first` on: a node's
+  // position is taken on the global grid, so that a node on a region's edge (a floor's end at
+  // x = 1 on a grid from -0.005) is in or out on every process as on one; the sub-grid's own
+  // origin + i h rounds differently.
+  static GridBoundaryConditions from(const SimulationSpec& spec, const Grid<Dim>& grid,
+                                     const Grid<Dim>* global = nullptr, const IVec<Dim>& first = IVec<Dim>::Zero()) {
     GridBoundaryConditions bc;
+    const auto position = [&](long n) {
+      if (global == nullptr) return grid.node_position(n);
+      return global->node_position(global->node_index(IVec<Dim>(grid.node_ijk(n) + first)));
+    };
     for (const BoundaryConditionSpec& b : spec.boundary_conditions)
       for (long n = 0; n < grid.node_count(); ++n) {
-        if (!b.region.contains(to_vec3<Dim>(grid.node_position(n)))) continue;
+        if (!b.region.contains(to_vec3<Dim>(position(n)))) continue;
         for (int d = 0; d < Dim; ++d)
           if (b.velocity[d]) bc.constraints.push_back({n, d, *b.velocity[d]});
       }

@@ -31,6 +31,7 @@
 #include "tribo/mpm/scatter_partition.hpp"
 #include "tribo/mpm/scatter_stencil.hpp"
 #include "tribo/mpm/stencil.hpp"
+#include "tribo/parallel/ghost_exchange.hpp"
 #include "tribo/parallel/particle_exchange.hpp"
 #include "tribo/parallel/rcb_partition.hpp"
 
@@ -165,6 +166,8 @@ class MpmSimulation final : public Simulation<Dim> {
                            Vec<Dim>* momentum) const;
   template <class Shape>
   void extrapolate_moments();
+  template <class Shape>
+  void build_regression_neighbourhoods();
   // Move: also x_p += dt v_move (move_particles()) in the same pass, for USL and MUSL, whose
   // stress update is the last use of the positions in the step.
   template <class Shape, bool Move>
@@ -253,6 +256,10 @@ class MpmSimulation final : public Simulation<Dim> {
   // velocity moments, rebuilt every step. Empty with slip at the node.
   NodeMoments<Dim> moments_;
   NodeParticles<Dim> around_;  // particles near contact nodes (logistic-regression normals only)
+  // Across processes, for around_: the other processes' particles within reach of this one's
+  // sub-grid, positions and fields, exchanged every step (not state).
+  std::vector<Vec<Dim>> ghost_position_;
+  std::vector<int> ghost_field_;
   // Explicit cracks (docs/mpm-cracks.md): with cracks every node holds kCrackFields crack fields
   // of layout_.fields material fields each, flat index node * (4 F) + c F + f; without, one.
   std::vector<Crack> cracks_;
@@ -372,7 +379,8 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec, const parallel::Co
 // this process counts: a node shared with processes of lower rank is counted by the lowest.
 template <int Dim>
 void MpmSimulation<Dim>::place_boundary_conditions() {
-  boundary_ = GridBoundaryConditions<Dim>::from(spec_, grid_);
+  boundary_ = distributed_ ? GridBoundaryConditions<Dim>::from(spec_, grid_, &global_grid_, grid_first_)
+                           : GridBoundaryConditions<Dim>::from(spec_, grid_);
   if (!distributed_) return;
   std::vector<char> counted(static_cast<std::size_t>(grid_.node_count()), 1);
   for (std::size_t k = 0; k < halo_.peers().size(); ++k)
@@ -563,7 +571,7 @@ void MpmSimulation<Dim>::step_with() {
   sum_halo(HaloSum::Extrapolated);
   if (moments_.enabled()) extrapolate_moments<Shape>();
   if (layout_.fields > 1 && !cracked() && spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression)
-    around_.template build<Shape>(grid_, nodes_, particles_, field_, half_width_);
+    build_regression_neighbourhoods<Shape>();
   // The FLIP increment is measured from the extrapolated momenta, before contact and boundary
   // conditions, so that their changes reach the particle velocities (a field stuck to a rigid
   // floor stops instead of keeping a velocity that only its nodes forget).
@@ -945,6 +953,33 @@ void MpmSimulation<Dim>::extrapolate_moments() {
   }
 }
 
+// The particles around every contact node for the logistic-regression normals (node_particles.hpp),
+// after the halo sum. Across processes a node near a box's edge also has particles of the
+// neighbouring processes in its support: they come as ghosts, every particle within the stencil's
+// reach plus two cells of this process's box (GhostExchange, ascending rank), so that the fit at a
+// shared node sees the particles a single process would (in another order: the fit agrees to
+// round-off, tests/mpi/mpm_distributed_mpi_test.cpp).
+template <int Dim>
+template <class Shape>
+void MpmSimulation<Dim>::build_regression_neighbourhoods() {
+  double heaviest = 0.0;
+  for (double m : nodes_.mass) heaviest = std::max(heaviest, m);
+  if (distributed_) heaviest = processes_.max(heaviest);
+  const double dust = 1e-10 * heaviest;  // the contact pass's screen (multimaterial_contact.cpp)
+  if (distributed_) {
+    const auto start = std::chrono::steady_clock::now();
+    ghost_position_.assign(particles_.position.begin(), particles_.position.end());
+    ghost_field_.assign(field_.begin(), field_.end());
+    const double width = (reach_ + 2) * global_grid_.cell.maxCoeff();
+    const auto ghosts = parallel::GhostExchange<Dim>::build(particles_.position, decomposition_, width, processes_);
+    // Owned count 0: the lists keep only what arrives.
+    ghosts.refresh(std::tuple{NamedArray{"position", ghost_position_}, NamedArray{"field", ghost_field_}}, 0,
+                   processes_);
+    communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  around_.template build<Shape>(grid_, nodes_, particles_, field_, half_width_, dust, ghost_position_, ghost_field_);
+}
+
 // x_p <- x_p + dt v_move, after the stress update so that every gradient of the step is taken
 // at the positions the grid was built from.
 template <int Dim>
@@ -1284,8 +1319,6 @@ double MpmSimulation<Dim>::time_step_limit() const {
 std::string unsupported_across_processes(const SimulationSpec& spec) {
   const MpmContactSpec& contact = spec.mpm.contact;
   if (!spec.mpm.cracks.empty()) return "mpm.cracks: cracks on more than one process are not supported yet (run on one)";
-  if (contact.normals == ContactNormalMethod::LogisticRegression)
-    return "mpm.contact.normals: logistic-regression normals on more than one process are not supported yet";
   if (contact.slip == ContactSlipPoint::Surface)
     return "mpm.contact.slip: surface on more than one process is not supported yet";
   return "";

@@ -22,14 +22,16 @@ struct NodeParticles {
   std::vector<double> weight;             // shape function value S_I(x_p)
   std::vector<char> contact_node;         // per node
 
+  // ghost_position / ghost_field: other processes' particles near this one's sub-grid (empty on
+  // one process), so that a node shared with another process is fitted to every particle around it,
+  // as on one process. `dust`: the contact pass's screen (1e-10 of the heaviest node field of the
+  // whole grid, across processes), so that both passes find the same contact nodes.
   template <class Shape>
   void build(const Grid<Dim>& grid, const NodeFields<Dim>& nodes, const Particles<Dim>& particles,
-             const std::vector<int>& particle_field, double half_width) {
+             const std::vector<int>& particle_field, double half_width, double dust,
+             const std::vector<Vec<Dim>>& ghost_position = {}, const std::vector<int>& ghost_field = {}) {
     const long N = nodes.nodes;
     const int F = nodes.fields;
-    double heaviest = 0.0;
-    for (double m : nodes.mass) heaviest = std::max(heaviest, m);
-    const double dust = 1e-10 * heaviest;  // the same screen as the contact pass
     contact_node.assign(N, 0);
     for (long n = 0; n < N; ++n) {
       int present = 0;
@@ -37,12 +39,13 @@ struct NodeParticles {
       contact_node[n] = present >= 2;
     }
     offset.assign(N + 1, 0);
-    Stencil<Dim, Shape> s;
-    for (std::size_t p = 0; p < particles.size(); ++p) {
-      s.compute(grid, particles.position[p], half_width);
-      for (int k = 0; k < s.size; ++k)
-        if (contact_node[s.node[k]] && s.weight[k] > 0.0) ++offset[s.node[k] + 1];
-    }
+    const std::size_t owned = particles.size();
+    const auto position = [&](std::size_t p) -> const Vec<Dim>& {
+      return p < owned ? particles.position[p] : ghost_position[p - owned];
+    };
+    const std::size_t all = owned + ghost_position.size();
+    for (std::size_t p = 0; p < all; ++p)
+      for_each_node_inside<Shape>(grid, position(p), half_width, [&](long n, double) { ++offset[n + 1]; });
     for (long n = 0; n < N; ++n) offset[n + 1] += offset[n];
     const std::size_t total = static_cast<std::size_t>(offset[N]);
     relative_position.resize(total);
@@ -50,20 +53,44 @@ struct NodeParticles {
     weight.resize(total);
     std::vector<long>& cursor = scratch_;
     cursor.assign(offset.begin(), offset.end() - 1);
-    for (std::size_t p = 0; p < particles.size(); ++p) {
-      s.compute(grid, particles.position[p], half_width);
-      for (int k = 0; k < s.size; ++k) {
-        const long n = s.node[k];
-        if (!contact_node[n] || !(s.weight[k] > 0.0)) continue;
+    for (std::size_t p = 0; p < all; ++p)
+      for_each_node_inside<Shape>(grid, position(p), half_width, [&](long n, double w) {
         const long slot = cursor[n]++;
-        relative_position[slot] = particles.position[p] - grid.node_position(n);
-        field[slot] = particle_field[p];
-        weight[slot] = s.weight[k];
-      }
-    }
+        relative_position[slot] = position(p) - grid.node_position(n);
+        field[slot] = p < owned ? particle_field[p] : ghost_field[p - owned];
+        weight[slot] = w;
+      });
   }
 
  private:
+  // fn(node, weight) for the contact nodes of x's stencil with a positive weight, in the order and
+  // with the products of Stencil::compute(). A ghost near the edge of this process's sub-grid has
+  // stencil nodes beyond it: those are skipped (a flat index would wrap onto another node).
+  template <class Shape, class Fn>
+  void for_each_node_inside(const Grid<Dim>& grid, const Vec<Dim>& x, double half_width, Fn&& fn) const {
+    constexpr int S = Shape::support;
+    constexpr int size = stencil_size<Dim, S>();
+    int base[Dim];
+    double w[Dim][S], dw[Dim][S];
+    for (int d = 0; d < Dim; ++d) base[d] = Shape::weights((x[d] - grid.origin[d]) / grid.cell[d], half_width, w[d], dw[d]);
+    for (int n = 0; n < size; ++n) {
+      int rest = n;
+      IVec<Dim> ijk;
+      double value = 1.0;
+      bool inside = true;
+      for (int d = 0; d < Dim; ++d) {
+        const int k = rest % S;
+        rest /= S;
+        ijk[d] = base[d] + k;
+        inside = inside && ijk[d] >= 0 && ijk[d] < grid.nodes[d];
+        value *= w[d][k];
+      }
+      if (!inside) continue;
+      const long node = grid.node_index(ijk);
+      if (contact_node[node] && value > 0.0) fn(node, value);
+    }
+  }
+
   std::vector<long> scratch_;
 };
 
