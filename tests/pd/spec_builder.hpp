@@ -3,6 +3,7 @@
 #include <string>
 
 #include "tribo/core/simulation_spec.hpp"
+#include "../support/shapes.hpp"
 
 namespace tribo::pd::testing {
 
@@ -18,21 +19,10 @@ inline MaterialSpec pd_material(const std::string& name, MaterialModel model, do
 }
 
 inline Shape box(int dimension, const Vec3& min, const Vec3& max) {
-  Shape s;
-  s.kind = Shape::Kind::Box;
-  s.dimension = dimension;
-  s.min = min;
-  s.max = max;
-  return s;
+  return test_support::box_shape(dimension, min, max);
 }
-
 inline Shape ball(int dimension, const Vec3& center, double radius) {
-  Shape s;
-  s.kind = Shape::Kind::Ball;
-  s.dimension = dimension;
-  s.center = center;
-  s.radius = radius;
-  return s;
+  return test_support::ball_shape(dimension, center, radius);
 }
 
 // A PD spec with no bodies yet; add them with add_body.

@@ -126,7 +126,8 @@ double ramped_travel(double a, double t, double ramp) {
   return a * (0.5 * t * t - 0.5 * ramp * t + ramp * ramp / 6.0);
 }
 
-// Every body of the deck moved up by half a cell: the floor's top, which the validation decks put on
+// Every body of the deck (boxes, disks and spheres, the shapes of these decks) moved up by half a
+// cell: the floor's top, which the validation decks put on
 // a node row, then lies halfway between two rows, and the particles (filled at a quarter and three
 // quarters of each cell) sit half a cell higher against the nodes. A result that holds only on the
 // aligned lattice is tuned to it (issue 13; docs/mpm-contact.md, "Lattice offset").
@@ -227,7 +228,6 @@ double friction_of_first_pair(const SimulationSpec& spec) { return spec.mpm.cont
 
 // first_pass_to_particles: false runs the deck with NairnMPM's pass semantics (the frictional work
 // then counts the post-update pass alone); the same tolerances hold.
-
 std::vector<ValidationRow> slide_to_rest(bool first_pass_to_particles, Lattice lattice = Lattice::Aligned) {
   const std::string name = lattice == Lattice::HalfCellOffset ? "slide-to-rest-offset"
                            : first_pass_to_particles           ? "slide-to-rest"
@@ -249,8 +249,6 @@ std::vector<ValidationRow> slide_to_rest(bool first_pass_to_particles, Lattice l
                            0.001)};
 }
 
-// The disk launched without spin: sliding deceleration over 0.05-0.25 s (stick at 0.34 s), the
-// rolling speed as the mean over 0.45-0.50 s (issue 13's window), and the energy.
 // Issue 13: kinetic + strain + frictional work of the oblique impact constant within 1%. With APIC
 // transfers (the default since stop 16) 0.77%; FLIP's 1.68% (the free disks' numerical loss after
 // they separate, and the normal, perfectly inelastic part of node contact; docs/mpm-contact.md).
@@ -266,6 +264,8 @@ struct RollingDisk {
   double deceleration, rolling_speed, v0, mu, g, energy;
 };
 
+// The disk launched without spin: sliding deceleration over 0.05-0.25 s (stick at 0.34 s), the
+// rolling speed as the mean over 0.45-0.50 s (issue 13's window), and the energy.
 // slip: the deck's contact.slip (node) or surface (docs/mpm-contact.md, "Slip at the surface").
 RollingDisk rolling_disk_run(ContactSlipPoint slip = ContactSlipPoint::Node, Lattice lattice = Lattice::Aligned) {
   const History h = run_example("validation/rolling-disk.yaml", [&](SimulationSpec& spec) {

@@ -962,19 +962,13 @@ void MpmSimulation<Dim>::extrapolate_moments() {
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::build_regression_neighbourhoods() {
-  double heaviest = 0.0;
-  for (double m : nodes_.mass) heaviest = std::max(heaviest, m);
-  if (distributed_) heaviest = processes_.max(heaviest);
-  const double dust = 1e-10 * heaviest;  // the contact pass's screen (multimaterial_contact.cpp)
+  const double dust = node_field_dust(nodes_, distributed_ ? &processes_ : nullptr);
   if (distributed_) {
     const auto start = std::chrono::steady_clock::now();
-    ghost_position_.assign(particles_.position.begin(), particles_.position.end());
-    ghost_field_.assign(field_.begin(), field_.end());
     const double width = (reach_ + 2) * global_grid_.cell.maxCoeff();
     const auto ghosts = parallel::GhostExchange<Dim>::build(particles_.position, decomposition_, width, processes_);
-    // Owned count 0: the lists keep only what arrives.
-    ghosts.refresh(std::tuple{NamedArray{"position", ghost_position_}, NamedArray{"field", ghost_field_}}, 0,
-                   processes_);
+    ghosts.gather(std::tuple{NamedArray{"position", particles_.position}, NamedArray{"field", field_}},
+                  std::tuple{NamedArray{"position", ghost_position_}, NamedArray{"field", ghost_field_}}, processes_);
     communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   around_.template build<Shape>(grid_, nodes_, particles_, field_, half_width_, dust, ghost_position_, ghost_field_);

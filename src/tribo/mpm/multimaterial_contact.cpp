@@ -107,6 +107,16 @@ Vec<Dim> surface_offset(const NodeMoments<Dim>& moments, long ia, long ib, const
 }  // namespace
 
 template <int Dim>
+double node_field_dust(const NodeFields<Dim>& nodes, const parallel::Communicator* processes) {
+  double heaviest_node = 0.0;
+  const long entries = static_cast<long>(nodes.mass.size());
+#pragma omp parallel for schedule(static) reduction(max : heaviest_node)
+  for (long i = 0; i < entries; ++i) heaviest_node = std::max(heaviest_node, nodes.mass[i]);
+  if (processes != nullptr) heaviest_node = processes->max(heaviest_node);
+  return 1e-10 * heaviest_node;
+}
+
+template <int Dim>
 void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, const FieldLayout& layout,
                                  const MpmContactSpec& settings, double dt, ContactStage stage,
                                  ContactAccumulator<Dim>* accumulator, const NodeParticles<Dim>* around,
@@ -121,13 +131,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
   double* slip = history != nullptr ? history->slip.data() : nullptr;
   const bool advance = slip != nullptr && stage == ContactStage::AfterMomentumUpdate;
   auto slip_of = [&](long entry) { return slip != nullptr ? std::optional<double>(slip[entry]) : std::nullopt; };
-  // A field with less mass than this is numerical dust at the edge of a body's support.
-  double heaviest_node = 0.0;
-  const long entries = static_cast<long>(nodes.mass.size());
-#pragma omp parallel for schedule(static) reduction(max : heaviest_node)
-  for (long i = 0; i < entries; ++i) heaviest_node = std::max(heaviest_node, nodes.mass[i]);
-  if (processes != nullptr) heaviest_node = processes->max(heaviest_node);
-  const double dust = 1e-10 * heaviest_node;
+  const double dust = node_field_dust(nodes, processes);
 
   const double* mass = nodes.mass.data();
   const long node_count = nodes.nodes;
@@ -254,6 +258,8 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
   }
 }
 
+template double node_field_dust<2>(const NodeFields<2>&, const parallel::Communicator*);
+template double node_field_dust<3>(const NodeFields<3>&, const parallel::Communicator*);
 template void apply_multimaterial_contact<2>(NodeFields<2>&, const Grid<2>&, const FieldLayout&,
                                              const MpmContactSpec&, double, ContactStage, ContactAccumulator<2>*,
                                              const NodeParticles<2>*, SlipHistory*, const NodeMoments<2>*,

@@ -59,6 +59,13 @@ struct SlipHistory {
   void resize(long nodes, int fields) { slip.assign(static_cast<std::size_t>(nodes) * fields, 0.0); }
 };
 
+// Below this mass a node field is numerical dust at the edge of a body's support: 1e-10 of the
+// heaviest node field of the grid, across `processes` (null: one) so that every holder of a shared
+// node sees one threshold. The contact pass and the regression normals' neighbourhoods
+// (NodeParticles) screen with it, so that both find the same contact nodes.
+template <int Dim>
+double node_field_dust(const NodeFields<Dim>& nodes, const parallel::Communicator* processes);
+
 template <int Dim>
 void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, const FieldLayout& layout,
                                  const MpmContactSpec& settings, double dt, ContactStage stage,

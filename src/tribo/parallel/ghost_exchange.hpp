@@ -67,12 +67,22 @@ class GhostExchange {
   // neighbours (ascending rank). Collective among neighbours. Returns the number of ghosts.
   template <class List>
   std::size_t refresh(List&& list, std::size_t owned, const Communicator& comm) const {
-    std::vector<std::vector<std::byte>> send(peers_.size());
-    for (std::size_t k = 0; k < peers_.size(); ++k) pack_particles(list, send_[k], send[k]);
-    const auto received = comm.exchange(peers_, send);
+    const auto received = send_and_receive(list, comm);
     for_each_array(list, [owned](std::string_view, auto& values) { values.resize(owned); });
     std::size_t ghosts = 0;
     for (const auto& message : received) ghosts += unpack_particles(list, message);
+    return ghosts;
+  }
+
+  // The ghosts alone: the neighbours' entries of `owned_list` (this process's arrays, left as
+  // they are) replace the contents of `ghost_list`, a list of the same types. Collective among
+  // neighbours. Returns the number of ghosts.
+  template <class OwnedList, class GhostList>
+  std::size_t gather(OwnedList&& owned_list, GhostList&& ghost_list, const Communicator& comm) const {
+    const auto received = send_and_receive(owned_list, comm);
+    for_each_array(ghost_list, [](std::string_view, auto& values) { values.clear(); });
+    std::size_t ghosts = 0;
+    for (const auto& message : received) ghosts += unpack_particles(ghost_list, message);
     return ghosts;
   }
 
@@ -85,6 +95,14 @@ class GhostExchange {
   }
 
  private:
+  // Each neighbour's entries of the list sent to it, and what every neighbour sent here.
+  template <class List>
+  std::vector<std::vector<std::byte>> send_and_receive(List&& list, const Communicator& comm) const {
+    std::vector<std::vector<std::byte>> send(peers_.size());
+    for (std::size_t k = 0; k < peers_.size(); ++k) pack_particles(list, send_[k], send[k]);
+    return comm.exchange(peers_, send);
+  }
+
   std::vector<int> peers_;                     // ascending
   std::vector<std::vector<std::size_t>> send_;  // per peer: owned indices it needs
 };

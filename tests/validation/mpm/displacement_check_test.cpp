@@ -18,14 +18,7 @@ constexpr double kCell = 1.0e-3;   // m
 constexpr double kRadius = 5.0e-3;  // m
 constexpr double kSpeed = 1.0;      // m/s each, toward each other
 
-Shape disk(double x, double y) {
-  Shape s;
-  s.kind = Shape::Kind::Ball;
-  s.dimension = 2;
-  s.center = Vec3(x, y, 0);
-  s.radius = kRadius;
-  return s;
-}
+Shape disk(double x, double y) { return testing::ball_shape(2, Vec3(x, y, 0), kRadius); }
 
 // Largest contact force while the surfaces are still more than one cell apart.
 double largest_force_while_a_cell_apart(bool displacement_check) {

@@ -6,27 +6,12 @@
 #include "tribo/core/simulation.hpp"
 #include "tribo/core/simulation_spec.hpp"
 #include "tribo/mpm/mpm_simulation.hpp"
+#include "../../support/shapes.hpp"
 
 namespace tribo::testing {
 
-inline Shape box_shape(int dim, Vec3 lo, Vec3 hi) {
-  Shape s;
-  s.kind = Shape::Kind::Box;
-  s.dimension = dim;
-  s.min = lo;
-  s.max = hi;
-  return s;
-}
-
-// A disk (dim 2) or sphere (dim 3).
-inline Shape ball_shape(int dim, Vec3 center, double radius) {
-  Shape s;
-  s.kind = Shape::Kind::Ball;
-  s.dimension = dim;
-  s.center = center;
-  s.radius = radius;
-  return s;
-}
+using test_support::ball_shape;
+using test_support::box_shape;
 
 inline MaterialSpec elastic_material(const std::string& name, double density, double E, double nu) {
   MaterialSpec m;
