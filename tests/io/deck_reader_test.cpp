@@ -177,10 +177,10 @@ TEST(DeckReader, MinimalDeckGetsEveryDocumentedDefault) {
   EXPECT_EQ(s.mpm.update, UpdateScheme::Usl);
   EXPECT_EQ(s.mpm.flip, 1.0);
   EXPECT_EQ(s.mpm.transfer, TransferScheme::Apic);
-  EXPECT_EQ(s.mpm.contact.normals, ContactNormalMethod::MaxVolumeGradient);
+  EXPECT_EQ(s.mpm.contact.normals, ContactNormalMethod::LogisticRegression);
   EXPECT_EQ(s.mpm.contact.vmin, 0.0);
   EXPECT_TRUE(s.mpm.contact.displacement_check);
-  EXPECT_EQ(s.mpm.contact.position_method, ContactPositionMethod::Displacement);
+  EXPECT_EQ(s.mpm.contact.position_method, ContactPositionMethod::Position);
   EXPECT_EQ(s.mpm.contact.position_offset, 0.8);
   EXPECT_TRUE(s.mpm.contact.first_pass_to_particles);
   EXPECT_EQ(s.mpm.contact.slip, ContactSlipPoint::Node);

@@ -163,13 +163,15 @@ TEST(ContactDataNeeded, ContactReadsNoArrayLeftOut) {
 }
 
 TEST(ContactDataNeeded, SetsAreThoseTheScatterHas) {
-  // Default contact (max-volume-gradient, displacement check by displacement): volume and
-  // displacement only, as the 3D block on a rigid floor of bench/app_mpm_rigid_floor.cpp.
+  // Default contact (logistic-regression normals, which start from the volume gradients, and the
+  // position check): volume and position only, as the 3D block on a rigid floor of
+  // bench/app_mpm_rigid_floor.cpp.
   SimulationSpec spec = deck(1, true, ContactLaw::Coulomb);
   const FieldLayout layout = FieldLayout::from(spec);
-  EXPECT_EQ(contact_data_needed(spec, layout), kContactVolume | kContactDisplacement);
-  spec.mpm.contact.position_method = ContactPositionMethod::Position;  // the oblique disks
   EXPECT_EQ(contact_data_needed(spec, layout), kContactVolume | kContactPosition);
+  spec.mpm.contact.position_method = ContactPositionMethod::Displacement;  // the incline decks
+  EXPECT_EQ(contact_data_needed(spec, layout), kContactVolume | kContactDisplacement);
+  spec.mpm.contact.position_method = ContactPositionMethod::Position;
   spec.mpm.contact.displacement_check = false;
   EXPECT_EQ(contact_data_needed(spec, layout), unsigned{kContactVolume});
   spec.mpm.contact.normals = ContactNormalMethod::MassGradient;  // no instance of its own

@@ -72,13 +72,13 @@ enum class ContactPositionMethod { Displacement, Position };
 enum class ContactSlipPoint { Node, Surface };
 
 struct MpmContactSpec {
-  ContactNormalMethod normals = ContactNormalMethod::MaxVolumeGradient;
+  ContactNormalMethod normals = ContactNormalMethod::LogisticRegression;
   Vec3 specified_normal = Vec3::UnitY();  // from normal_angles {polar, azimuth} in degrees
   double normal_polar = 90.0;              // degrees from +z; the deck's normal_angles.polar
   double normal_azimuth = 90.0;            // degrees from +x in the xy plane; normal_angles.azimuth
   double vmin = 0.0;                       // fraction of a full cell's volume
   bool displacement_check = true;
-  ContactPositionMethod position_method = ContactPositionMethod::Displacement;
+  ContactPositionMethod position_method = ContactPositionMethod::Position;
   double position_offset = 0.8;            // cutoff in cell sizes for the position method
   // Whether the changes of the contact pass after extrapolation reach the particle velocities (the
   // FLIP increment is measured from the momenta before it). false = NairnMPM's semantics: that pass

@@ -51,9 +51,13 @@ void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int mate
   } else {
     const int F = material_fields;
     const int stride = kCrackFields * F;
-    // The seed: "the displacement check is ... always done for crack contact".
+    // The seed: "the displacement check is ... always done for crack contact". The two faces of a
+    // crack start coincident, so the jump of the displacements across it is the opening itself;
+    // `position.method` (material contact, whose bodies start apart) does not apply here: the
+    // position method's cutoff would read coincident faces as 0.8 cell apart.
     MpmContactSpec detection = settings;
     detection.displacement_check = true;
+    detection.position_method = ContactPositionMethod::Displacement;
     const NodeContext<Dim> context{grid.cell, grid.cell_volume(), dt};
     double heaviest = 0.0;
     const long entries = static_cast<long>(nodes.mass.size());
