@@ -184,6 +184,8 @@ TEST(DeckReader, MinimalDeckGetsEveryDocumentedDefault) {
   EXPECT_EQ(s.mpm.contact.position_offset, 0.8);
   EXPECT_TRUE(s.mpm.contact.first_pass_to_particles);
   EXPECT_EQ(s.mpm.contact.slip, ContactSlipPoint::Node);
+  EXPECT_EQ(s.mpm.contact.normal_law, ContactNormalLaw::Impulse);
+  EXPECT_EQ(s.mpm.contact.penalty_scale, 0.1);
   EXPECT_TRUE(s.mpm.contact.pairs.empty());
   EXPECT_TRUE(s.mpm.cracks.empty());
   EXPECT_EQ(s.output.directory, "out");

@@ -104,6 +104,8 @@ void expect_same_spec(const SimulationSpec& a, const SimulationSpec& b) {
   EXPECT_EQ(ma.contact.position_offset, mb.contact.position_offset);
   EXPECT_EQ(ma.contact.first_pass_to_particles, mb.contact.first_pass_to_particles);
   EXPECT_EQ(ma.contact.slip, mb.contact.slip);
+  EXPECT_EQ(ma.contact.normal_law, mb.contact.normal_law);
+  EXPECT_EQ(ma.contact.penalty_scale, mb.contact.penalty_scale);
   ASSERT_EQ(ma.contact.pairs.size(), mb.contact.pairs.size());
   for (std::size_t i = 0; i < ma.contact.pairs.size(); ++i) {
     EXPECT_EQ(ma.contact.pairs[i].materials, mb.contact.pairs[i].materials);
@@ -181,7 +183,7 @@ TEST(DeckWriter, SpellsOutEveryDefault) {
                            "particles_per_cell: 2", "shape_function: gimp", "update: usl",
                            "flip: 1", "normals: logistic-regression", "vmin: 0",
                            "displacement_check: true", "position: {method: position, offset: 0.8}",
-                           "first_pass_to_particles: true", "slip: node",
+                           "first_pass_to_particles: true", "slip: node", "normal_law: impulse", "penalty_scale: 0.1",
                            "pairs: []", "cracks: []", "directory: out", "every: 0",
                            "fields: [velocity, displacement, stress, material, damage]",
                            "history: []"})

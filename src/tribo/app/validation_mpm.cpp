@@ -142,10 +142,18 @@ void shift_bodies_half_a_cell_up(SimulationSpec& spec) {
 
 enum class Lattice { Aligned, HalfCellOffset };
 
+// The deck's own normal law (impulse, the default) or the penalty law (docs/mpm-contact.md,
+// "Penalty normal law") with its default scale, and the name suffix of that variant.
+void use_normal_law(SimulationSpec& spec, ContactNormalLaw law) { spec.mpm.contact.normal_law = law; }
+std::string law_suffix(ContactNormalLaw law) { return law == ContactNormalLaw::Penalty ? "-penalty" : ""; }
+std::string lattice_suffix(Lattice lattice) { return lattice == Lattice::HalfCellOffset ? "-offset" : ""; }
+
 std::vector<ValidationRow> incline(const std::string& deck, const std::string& name, double mu, double tolerance,
-                                   Lattice lattice = Lattice::Aligned) {
+                                   Lattice lattice = Lattice::Aligned,
+                                   ContactNormalLaw law = ContactNormalLaw::Impulse) {
   const History h = run_example(deck, [&](SimulationSpec& spec) {
     if (lattice == Lattice::HalfCellOffset) shift_bodies_half_a_cell_up(spec);
+    use_normal_law(spec, law);
   });
   const std::vector<double> t = h.column("time");
   const std::vector<double> x = h.column("centroid.block.x");
@@ -228,13 +236,14 @@ double friction_of_first_pair(const SimulationSpec& spec) { return spec.mpm.cont
 
 // first_pass_to_particles: false runs the deck with NairnMPM's pass semantics (the frictional work
 // then counts the post-update pass alone); the same tolerances hold.
-std::vector<ValidationRow> slide_to_rest(bool first_pass_to_particles, Lattice lattice = Lattice::Aligned) {
-  const std::string name = lattice == Lattice::HalfCellOffset ? "slide-to-rest-offset"
-                           : first_pass_to_particles           ? "slide-to-rest"
-                                                               : "slide-to-rest-nairn-passes";
+std::vector<ValidationRow> slide_to_rest(bool first_pass_to_particles, Lattice lattice = Lattice::Aligned,
+                                         ContactNormalLaw law = ContactNormalLaw::Impulse) {
+  const std::string name = first_pass_to_particles ? "slide-to-rest" + law_suffix(law) + lattice_suffix(lattice)
+                                                   : "slide-to-rest-nairn-passes";
   const History h = run_example("validation/slide-to-rest.yaml", [&](SimulationSpec& spec) {
     spec.mpm.contact.first_pass_to_particles = first_pass_to_particles;
     if (lattice == Lattice::HalfCellOffset) shift_bodies_half_a_cell_up(spec);
+    use_normal_law(spec, law);
   });
   const std::vector<double> t = h.column("time"), x = h.column("centroid.block.x");
   const double g = h.spec.gravity.norm(), mu = friction_of_first_pair(h.spec);
@@ -252,11 +261,13 @@ std::vector<ValidationRow> slide_to_rest(bool first_pass_to_particles, Lattice l
 // Issue 13: kinetic + strain + frictional work of the oblique impact constant within 1%. With APIC
 // transfers (the default since stop 16) 0.77%; FLIP's 1.68% (the free disks' numerical loss after
 // they separate, and the normal, perfectly inelastic part of node contact; docs/mpm-contact.md).
-std::vector<ValidationRow> oblique_disks_energy(Lattice lattice = Lattice::Aligned) {
+std::vector<ValidationRow> oblique_disks_energy(Lattice lattice = Lattice::Aligned,
+                                                ContactNormalLaw law = ContactNormalLaw::Impulse) {
   const History h = run_example("oblique-disks.yaml", [&](SimulationSpec& spec) {
     if (lattice == Lattice::HalfCellOffset) shift_bodies_half_a_cell_up(spec);
+    use_normal_law(spec, law);
   });
-  const std::string name = lattice == Lattice::HalfCellOffset ? "oblique-disks-energy-offset" : "oblique-disks-energy";
+  const std::string name = "oblique-disks-energy" + law_suffix(law) + lattice_suffix(lattice);
   return {compare_absolute(name, "max |E(t) - E(0)| / E(0)", 0.0, energy_drift(h), 0.01)};
 }
 
@@ -267,10 +278,12 @@ struct RollingDisk {
 // The disk launched without spin: sliding deceleration over 0.05-0.25 s (stick at 0.34 s), the
 // rolling speed as the mean over 0.45-0.50 s (issue 13's window), and the energy.
 // slip: the deck's contact.slip (node) or surface (docs/mpm-contact.md, "Slip at the surface").
-RollingDisk rolling_disk_run(ContactSlipPoint slip = ContactSlipPoint::Node, Lattice lattice = Lattice::Aligned) {
+RollingDisk rolling_disk_run(ContactSlipPoint slip = ContactSlipPoint::Node, Lattice lattice = Lattice::Aligned,
+                             ContactNormalLaw law = ContactNormalLaw::Impulse) {
   const History h = run_example("validation/rolling-disk.yaml", [&](SimulationSpec& spec) {
     spec.mpm.contact.slip = slip;
     if (lattice == Lattice::HalfCellOffset) shift_bodies_half_a_cell_up(spec);
+    use_normal_law(spec, law);
   });
   const std::vector<double> t = h.column("time"), v = h.column("velocity.disk.x");
   RollingDisk r{};
@@ -321,6 +334,15 @@ std::vector<ValidationRow> rolling_disk_offset() {
           compare_absolute(name, "max |E(t) - E(0)| / E(0)", 0.0, r.energy, 0.01)};
 }
 
+// Issue 13's rows with the penalty normal law: deceleration, rolling speed and energy together.
+std::vector<ValidationRow> rolling_disk_penalty(Lattice lattice) {
+  const RollingDisk r = rolling_disk_run(ContactSlipPoint::Node, lattice, ContactNormalLaw::Penalty);
+  const std::string name = "rolling-disk-penalty" + lattice_suffix(lattice);
+  return {compare_relative(name, "sliding deceleration (m/s^2)", r.mu * r.g, r.deceleration, 0.03),
+          compare_relative(name, "rolling speed (m/s)", 2.0 / 3.0 * r.v0, r.rolling_speed, 0.03),
+          compare_absolute(name, "max |E(t) - E(0)| / E(0)", 0.0, r.energy, 0.01)};
+}
+
 }  // namespace
 
 void add_mpm_validation_problems(std::vector<ValidationProblem>& problems) {
@@ -360,6 +382,29 @@ void add_mpm_validation_problems(std::vector<ValidationProblem>& problems) {
                       rolling_disk_surface});
   problems.push_back({"rolling-disk-offset", "the disk and floor half a cell off the node rows: deceleration, speed, energy",
                       rolling_disk_offset});
+  // The penalty normal law (mpm.contact.normal_law: penalty; docs/mpm-contact.md, "Penalty normal law").
+  for (Lattice lattice : {Lattice::Aligned, Lattice::HalfCellOffset}) {
+    const std::string where = lattice == Lattice::Aligned ? "" : ", half a cell off the node rows";
+    problems.push_back({"rolling-disk-penalty" + lattice_suffix(lattice),
+                        "disk launched without spin, penalty normal law" + where + ": deceleration, speed, energy",
+                        [lattice] { return rolling_disk_penalty(lattice); }});
+    problems.push_back({"slide-to-rest-penalty" + lattice_suffix(lattice),
+                        "block sliding to rest, penalty normal law" + where,
+                        [lattice] { return slide_to_rest(true, lattice, ContactNormalLaw::Penalty); }});
+    problems.push_back({"incline-elastic-floor-penalty" + lattice_suffix(lattice),
+                        "block on an elastic floor, penalty normal law" + where, [lattice] {
+                          return incline("validation/incline-elastic-floor.yaml",
+                                         "incline-elastic-floor-penalty" + lattice_suffix(lattice), 0.2, 0.03, lattice,
+                                         ContactNormalLaw::Penalty);
+                        }});
+    problems.push_back({"oblique-disks-energy-penalty" + lattice_suffix(lattice),
+                        "oblique impact of two disks, penalty normal law" + where + ": energy",
+                        [lattice] { return oblique_disks_energy(lattice, ContactNormalLaw::Penalty); }});
+  }
+  problems.push_back({"incline-slip-penalty", "block slipping down a 30 degree incline, mu = 0.2, penalty normal law", [] {
+                        return incline("validation/incline-slip.yaml", "incline-slip-penalty", 0.2, 0.03, Lattice::Aligned,
+                                       ContactNormalLaw::Penalty);
+                      }});
   problems.push_back({"velocity-weakening", "block slowing down on a floor, mu(v) = 0.2 + 0.2 exp(-v / 0.2 m/s): t(v)",
                       [] { return velocity_weakening_slowdown("validation/velocity-weakening.yaml", "velocity-weakening"); }});
 }

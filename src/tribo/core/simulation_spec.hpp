@@ -68,6 +68,14 @@ enum class ContactNormalMethod {
 
 enum class ContactPositionMethod { Displacement, Position };
 
+// How two fields in contact at a node push each other apart (MpmContactSpec::normal_law).
+// impulse: the seed's momentum exchange, which stops the approach of fields found touching by the
+// approach and displacement/position checks (NairnMPM). penalty: a force on the overlap of the two
+// fields' nodal volumes, acting whether they approach or separate, with the stiffness of a penalty
+// method (Hallquist's LS-DYNA default: a tenth of the softer body's bulk modulus per cell;
+// docs/mpm-contact.md, "Penalty normal law").
+enum class ContactNormalLaw { Impulse, Penalty };
+
 // Where the tangential slip of a Coulomb contact is measured (MpmContactSpec::slip).
 enum class ContactSlipPoint { Node, Surface };
 
@@ -88,6 +96,8 @@ struct MpmContactSpec {
   // their centroid, NairnMPM) or at the surface point between the two fields' centroids, with each
   // field's velocity gradient from its particles (docs/mpm-contact.md, "Slip at the surface").
   ContactSlipPoint slip = ContactSlipPoint::Node;
+  ContactNormalLaw normal_law = ContactNormalLaw::Impulse;
+  double penalty_scale = 0.1;  // penalty stiffness per unit area = scale x softer bulk modulus / cell
   std::vector<ContactPairSpec> pairs;
 };
 

@@ -81,7 +81,7 @@ void read_pairs(const DeckNode& node, const SimulationSpec& spec, MpmContactSpec
 void read_contact(const DeckNode& node, const SimulationSpec& spec, MpmContactSpec& contact) {
   const DeckMap map =
       node.map({"normals", "normal_angles", "vmin", "displacement_check", "position", "first_pass_to_particles", "slip",
-                "pairs"});
+                "normal_law", "penalty_scale", "pairs"});
   contact.normals = choice(map, "normals", kContactNormalNames, "contact normal method",
                            contact.normals);
   if (auto angles = map.get("normal_angles")) {
@@ -100,6 +100,9 @@ void read_contact(const DeckNode& node, const SimulationSpec& spec, MpmContactSp
   }
   contact.first_pass_to_particles = map.boolean("first_pass_to_particles", contact.first_pass_to_particles);
   contact.slip = choice(map, "slip", kContactSlipNames, "contact slip point", contact.slip);
+  contact.normal_law = choice(map, "normal_law", kContactNormalLawNames, "contact normal law", contact.normal_law);
+  // A scale above 1 makes the penalty stiffer than the bodies' own cells (LS-DYNA warns past it).
+  contact.penalty_scale = bounded(map, "penalty_scale", contact.penalty_scale, 0.0, true, 1.0, false);
   if (auto pairs = map.get("pairs")) read_pairs(*pairs, spec, contact);
 }
 

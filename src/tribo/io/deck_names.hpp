@@ -48,6 +48,11 @@ inline constexpr std::array<DeckName<ContactNormalMethod>, 6> kContactNormalName
     {ContactNormalMethod::LogisticRegression, "logistic-regression"},
 }};
 
+inline constexpr std::array<DeckName<ContactNormalLaw>, 2> kContactNormalLawNames{{
+    {ContactNormalLaw::Impulse, "impulse"},
+    {ContactNormalLaw::Penalty, "penalty"},
+}};
+
 inline constexpr std::array<DeckName<ContactSlipPoint>, 2> kContactSlipNames{{
     {ContactSlipPoint::Node, "node"},
     {ContactSlipPoint::Surface, "surface"},

@@ -202,6 +202,8 @@ void emit_mpm(YAML::Emitter& out, const SimulationSpec& spec) {
   out << YAML::EndMap;
   out << YAML::Key << "first_pass_to_particles" << YAML::Value << c.first_pass_to_particles;
   out << YAML::Key << "slip" << YAML::Value << name(c.slip, kContactSlipNames);
+  out << YAML::Key << "normal_law" << YAML::Value << name(c.normal_law, kContactNormalLawNames);
+  out << YAML::Key << "penalty_scale" << YAML::Value << number(c.penalty_scale);
   out << YAML::Key << "pairs" << YAML::Value;
   if (c.pairs.empty()) out << YAML::Flow;
   out << YAML::BeginSeq;

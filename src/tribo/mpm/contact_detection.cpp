@@ -99,6 +99,37 @@ ContactDetection<Dim> detect_contact(const ContactField<Dim>& a, const ContactFi
   return out;
 }
 
+template <int Dim>
+ContactDetection<Dim> detect_penalty_contact(const ContactField<Dim>& a, const ContactField<Dim>& b,
+                                             const Vec<Dim>& unit_normal, const MpmContactSpec& detection,
+                                             const NodeContext<Dim>& context, ContactStage stage, double modulus) {
+  ContactDetection<Dim> out;
+  if (stage != ContactStage::AfterMomentumUpdate || !(modulus > 0.0)) return out;
+  if (!passes_vmin_screen(a, b, detection.vmin, context.cell_volume)) {
+    out.screened_out = true;
+    return out;
+  }
+  out.reduced_mass = reduced_mass(a, b);
+  if (!(out.reduced_mass > 0.0) || !(context.cell_volume > 0.0)) return out;
+  const double h = perpendicular_cell_size<Dim>(unit_normal, context.cell_size);
+  out.separation = -h * (a.volume + b.volume - context.cell_volume) / context.cell_volume;
+  if (!(out.separation < 0.0)) return out;
+  out.stick_change = stick_momentum_change(a, b);
+  out.dotn = out.stick_change.dot(unit_normal);
+  const double spring = (modulus / h) * contact_area(a, b, h);  // k A, N/m
+  const double spring_time = context.dt * spring;
+  const double push = spring_time * (-out.separation - context.dt * out.dotn / out.reduced_mass) /
+                      (1.0 + spring_time * context.dt / out.reduced_mass);
+  // No push (P <= 0) means the fields separate past touching within the step: the spring is empty.
+  if (!(push > 0.0) || !std::isfinite(push)) return out;
+  out.normal_impulse = push;
+  out.in_contact = true;
+  // Backward Euler leaves g' = g + dt (s.n + P) / m_red = -P / (dt k A) <= 0: the spring's state.
+  const double end = out.separation + context.dt * (out.dotn + push) / out.reduced_mass;
+  out.stored_energy = 0.5 * spring * end * end;
+  return out;
+}
+
 #define TRIBO_INSTANTIATE(D)                                                                          \
   template double reduced_mass<D>(const ContactField<D>&, const ContactField<D>&);                    \
   template Vec<D> stick_momentum_change<D>(const ContactField<D>&, const ContactField<D>&);            \
@@ -110,7 +141,10 @@ ContactDetection<Dim> detect_contact(const ContactField<Dim>& a, const ContactFi
   template double contact_area<D>(const ContactField<D>&, const ContactField<D>&, double);            \
   template ContactDetection<D> detect_contact<D>(const ContactField<D>&, const ContactField<D>&,       \
                                                  const Vec<D>&, const MpmContactSpec&,                \
-                                                 const NodeContext<D>&, ContactStage);
+                                                 const NodeContext<D>&, ContactStage);                \
+  template ContactDetection<D> detect_penalty_contact<D>(const ContactField<D>&, const ContactField<D>&, \
+                                                         const Vec<D>&, const MpmContactSpec&,        \
+                                                         const NodeContext<D>&, ContactStage, double);
 TRIBO_INSTANTIATE(2)
 TRIBO_INSTANTIATE(3)
 #undef TRIBO_INSTANTIATE

@@ -95,7 +95,23 @@ struct ContactDetection {
   Vec<Dim> stick_change = Vec<Dim>::Zero();  // s, N s
   double dotn = 0.0;                         // s.n, N s
   double separation = 0.0;                   // m, extrapolated in the AfterMomentumUpdate stage
+  double normal_impulse = 0.0;               // N s, the penalty law's push (detect_penalty_contact)
+  double stored_energy = 0.0;                // J, the penalty spring's k A g^2 / 2 at the end of the step
 };
+
+// Penalty normal law (MpmContactSpec::normal_law): the overlap of the two fields' nodal volumes,
+// V_a + V_b - V_cell, read as a penetration g = -h_perp (V_a + V_b - V_cell) / V_cell (exact for two
+// flat faces on any lattice offset with uGIMP: a touching pair fills the node's support exactly),
+// and the normal impulse of a spring k = modulus / h_perp per unit of the contact area, integrated
+// by backward Euler over the step so that it is stable for any node mass:
+//   P = dt k A (-g - dt v_n) / (1 + dt^2 k A / m_red),  v_n = s.n / m_red (< 0 approaching).
+// It acts in the momentum-update stage only (a force, once a step), approaching or not; none in the
+// extrapolation stage. `normal_impulse` is P (> 0 pushes the fields apart); `separation` is g;
+// `stored_energy` the spring's k A g'^2 / 2 at the end of the step, g' = g + dt (s.n + P) / m_red.
+template <int Dim>
+ContactDetection<Dim> detect_penalty_contact(const ContactField<Dim>& a, const ContactField<Dim>& b,
+                                             const Vec<Dim>& unit_normal, const MpmContactSpec& detection,
+                                             const NodeContext<Dim>& context, ContactStage stage, double modulus);
 
 // Vmin screen -> approach check -> (if detection.displacement_check) separation < 0.
 // Requires a unit normal and at most one rigid field with positive masses.

@@ -45,7 +45,7 @@ template <int Dim>
 void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int material_fields,
                          const std::vector<bool>& rigid_field, const std::vector<Crack>& cracks,
                          const CrackFields<Dim>& fields, const MpmContactSpec& settings, double dt,
-                         ContactStage stage, CrackContactAccumulator<Dim>* accumulator) {
+                         ContactStage stage, CrackContactAccumulator<Dim>* accumulator, double thickness) {
   if constexpr (Dim != 2) {
     return;  // cracks are 2D polylines (the deck reader rejects them in 3D)
   } else {
@@ -58,7 +58,7 @@ void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int mate
     MpmContactSpec detection = settings;
     detection.displacement_check = true;
     detection.position_method = ContactPositionMethod::Displacement;
-    const NodeContext<Dim> context{grid.cell, grid.cell_volume(), dt};
+    const NodeContext<Dim> context{grid.cell, grid.cell_volume() * thickness, dt};
     double heaviest = 0.0;
     const long entries = static_cast<long>(nodes.mass.size());
 #pragma omp parallel for schedule(static) reduction(max : heaviest)
@@ -127,9 +127,9 @@ void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int mate
 
 template void apply_crack_contact<2>(NodeFields<2>&, const Grid<2>&, int, const std::vector<bool>&,
                                      const std::vector<Crack>&, const CrackFields<2>&, const MpmContactSpec&, double,
-                                     ContactStage, CrackContactAccumulator<2>*);
+                                     ContactStage, CrackContactAccumulator<2>*, double);
 template void apply_crack_contact<3>(NodeFields<3>&, const Grid<3>&, int, const std::vector<bool>&,
                                      const std::vector<Crack>&, const CrackFields<3>&, const MpmContactSpec&, double,
-                                     ContactStage, CrackContactAccumulator<3>*);
+                                     ContactStage, CrackContactAccumulator<3>*, double);
 
 }  // namespace tribo::mpm

@@ -34,12 +34,13 @@ struct CrackContactAccumulator {
 
 // The node arrays hold kCrackFields crack fields of `material_fields` material fields each
 // (flat index n * (4 F) + c F + f). `rigid_field` is per material field. The settings are the
-// deck's mpm.contact (normals are not used: the crack gives them; the position method and Vmin
-// are); the displacement check is forced on.
+// deck's mpm.contact (normals are not used: the crack gives them; Vmin is); the displacement check
+// is forced on, by displacements. `thickness`: 2D, the deck's (in the full node volume of Vmin).
 template <int Dim>
 void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int material_fields,
                          const std::vector<bool>& rigid_field, const std::vector<Crack>& cracks,
                          const CrackFields<Dim>& fields, const MpmContactSpec& settings, double dt,
-                         ContactStage stage, CrackContactAccumulator<Dim>* accumulator);  // null: do not record
+                         ContactStage stage, CrackContactAccumulator<Dim>* accumulator,  // null: do not record
+                         double thickness = 1.0);
 
 }  // namespace tribo::mpm

@@ -57,6 +57,13 @@ FieldLayout FieldLayout::from(const SimulationSpec& spec) {
       layout.rigid_field.push_back(spec.materials[m].rigid());
     }
   const int f = layout.fields;
+  layout.bulk_modulus.assign(f, 0.0);
+  for (int m = 0; m < materials; ++m) {
+    if (spec.materials[m].rigid()) continue;
+    double& k = layout.bulk_modulus[layout.field_of_material[m]];
+    const double km = spec.materials[m].bulk_modulus();
+    k = k > 0.0 ? std::min(k, km) : km;
+  }
   // Pairs not listed stick: the same motion they would have in one shared field.
   layout.pair_law.assign(f * f, ContactLawSpec{ContactLaw::Stick});
   layout.pair_has_law.assign(f * f, false);
@@ -80,11 +87,12 @@ unsigned contact_data_needed(const SimulationSpec& spec, const FieldLayout& layo
   // the volume gradients, `mass-gradient` also the mass gradients; the detection of
   // contact_detection.cpp the volumes, and the separation (displacement_check) the displacements
   // or the positions of position.method; the imperfect interface of contact_pair.cpp the
-  // displacements. Logistic-regression normals start from the volume gradients.
+  // displacements. Logistic-regression normals start from the volume gradients. The penalty normal
+  // law reads the volumes alone (detect_penalty_contact).
   const MpmContactSpec& c = spec.mpm.contact;
   unsigned needed = kContactVolume;
   if (c.normals == ContactNormalMethod::MassGradient) needed |= kContactMassGradient;
-  if (c.displacement_check)
+  if (c.displacement_check && c.normal_law == ContactNormalLaw::Impulse)
     needed |= c.position_method == ContactPositionMethod::Displacement ? kContactDisplacement : kContactPosition;
   for (const ContactLawSpec& law : layout.pair_law)
     if (law.law == ContactLaw::ImperfectInterface) needed |= kContactDisplacement;
@@ -829,13 +837,13 @@ void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool cou
     apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, record ? &contact_ : nullptr,
                                 regression ? &around_ : nullptr, &slip_history_,
                                 at_surface && moments_.enabled() ? &moments_ : nullptr,
-                                distributed_ ? &processes_ : nullptr);
+                                distributed_ ? &processes_ : nullptr, spec_.thickness);
     nodes_.nodes /= crack_fields;
     nodes_.fields = layout_.fields * crack_fields;
   }
   if (cracked())
     apply_crack_contact(nodes_, grid_, layout_.fields, layout_.rigid_field, cracks_, crack_fields_, spec_.mpm.contact,
-                        dt_, stage, record ? &crack_contact_ : nullptr);
+                        dt_, stage, record ? &crack_contact_ : nullptr, spec_.thickness);
   if (!count_work) {
     contact_.frictional_work = work_before;
     crack_contact_.frictional_work = crack_work_before;
@@ -1091,6 +1099,7 @@ EnergyBreakdown MpmSimulation<Dim>::energy() const {
   }
   if (effective_transfer(spec_.mpm) == TransferScheme::Apic) e.kinetic += affine_kinetic_energy();
   e.frictional = frictional_work_;
+  e.strain += contact_.stored_energy;  // the penalty law's springs (their elastic energy)
   if (distributed_) {
     double parts[] = {e.kinetic, e.strain, e.potential, e.frictional};
     processes_.sum_in_place(parts);

@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 // The MPM solver: particles, a background grid with one velocity field per contacting material,
 // and the USL / USF / MUSL time step of ../../../shared/DESIGN.md ("One MPM time step").
 #include <memory>
@@ -36,9 +37,20 @@ struct FieldLayout {
   std::vector<bool> rigid_field;             // per field
   std::vector<ContactLawSpec> pair_law;      // fields x fields
   std::vector<bool> pair_has_law;            // false: the fields bond (stick), as one field would
+  // Per field: the smallest bulk modulus of its deformable materials (Pa; 0 for a rigid field),
+  // the stiffness scale of the penalty normal law.
+  std::vector<double> bulk_modulus;
 
   static FieldLayout from(const SimulationSpec& spec);
   const ContactLawSpec& law(int a, int b) const { return pair_law[a * fields + b]; }
+  // The penalty law's modulus for fields a and b (Pa): penalty_scale times the softer deformable
+  // field's bulk modulus (a rigid field has none); 0 with the impulse law.
+  double penalty_modulus(const MpmContactSpec& contact, int a, int b) const {
+    if (contact.normal_law != ContactNormalLaw::Penalty) return 0.0;
+    const double ka = rigid_field[a] ? 0.0 : bulk_modulus[a], kb = rigid_field[b] ? 0.0 : bulk_modulus[b];
+    const double softer = ka > 0.0 && kb > 0.0 ? std::min(ka, kb) : std::max(ka, kb);
+    return contact.penalty_scale * softer;
+  }
 };
 
 // The contact arrays of NodeFields (ContactDataBits) that the contact of this deck and layout

@@ -126,10 +126,10 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
                                  const MpmContactSpec& settings, double dt, ContactStage stage,
                                  ContactAccumulator<Dim>* accumulator, const NodeParticles<Dim>* around,
                                  SlipHistory* history, const NodeMoments<Dim>* moments,
-                                 const parallel::Communicator* processes) {
+                                 const parallel::Communicator* processes, double thickness) {
   const int F = nodes.fields;
   constexpr int kMaxFields = 16;
-  const NodeContext<Dim> context{grid.cell, grid.cell_volume(), dt};
+  const NodeContext<Dim> context{grid.cell, grid.cell_volume() * (Dim == 2 ? thickness : 1.0), dt};
   const Vec<Dim> specified = settings.specified_normal.template head<Dim>().normalized();
   const bool record = accumulator != nullptr;
   // The slip state is read in every pass and advanced once a step, after the momentum update.
@@ -143,6 +143,10 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
   if (record && static_cast<long>(accumulator->node_record.size()) != node_count)
     accumulator->node_record.assign(node_count, {});  // once per run
   auto* records = record ? accumulator->node_record.data() : nullptr;
+  // The penalty springs' energy is a state: the momentum-update pass sets it.
+  const bool springs = record && stage == ContactStage::AfterMomentumUpdate &&
+                       settings.normal_law == ContactNormalLaw::Penalty;
+  if (springs) accumulator->stored_energy = 0.0;
 
   // The fields of node n heavier than dust (at most kMaxFields), and the sum of their volume
   // gradients (the normal methods' input).
@@ -171,8 +175,9 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       const ContactField<Dim> fa = contact_field_at(nodes, base + a, false);
       const ContactField<Dim> fo = others_lumped(nodes, base, active, count, a, layout, dominant);
       const Vec<Dim> normal = node_normal(settings.normals, fa, fo, gradient_sum, specified, around, n, a, F, labels);
-      const PairContactResult<Dim> r = resolve_contact_pair<Dim>(fa, fo, normal, layout.law(a, dominant), settings,
-                                                                 context, stage, slip_of(base + a));
+      const PairContactResult<Dim> r =
+          resolve_contact_pair<Dim>(fa, fo, normal, layout.law(a, dominant), settings, context, stage, slip_of(base + a),
+                                    nullptr, layout.penalty_modulus(settings, a, dominant));
       if (advance) {
         // The lumped partner takes the opposite change (the rigid one none): its velocity after.
         PairContactResult<Dim> seen = r;
@@ -185,6 +190,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
         accumulator->pair_impulse[a * F + dominant] += r.momentum_change_a;
         accumulator->pair_impulse[dominant * F + a] -= r.momentum_change_a;
         accumulator->frictional_work += 0.5 * slip_work(r);  // each pair is seen from both sides
+        if (springs) accumulator->stored_energy += 0.5 * r.interface_energy;
       }
     }
     for (int k = 0; k < count; ++k) nodes.momentum[base + active[k]] += change[k];
@@ -231,8 +237,9 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       Vec<Dim> offset;
       const bool at_surface = moments != nullptr && layout.law(a, b).law == ContactLaw::Coulomb;
       if (at_surface) offset = surface_offset(*moments, base + a, base + b, fa, fb, normal, grid.cell);
-      const PairContactResult<Dim> r = resolve_contact_pair<Dim>(fa, fb, normal, layout.law(a, b), settings, context,
-                                                                 stage, slip_of(base + a), at_surface ? &offset : nullptr);
+      const PairContactResult<Dim> r =
+          resolve_contact_pair<Dim>(fa, fb, normal, layout.law(a, b), settings, context, stage, slip_of(base + a),
+                                    at_surface ? &offset : nullptr, layout.penalty_modulus(settings, a, b));
       if (advance) {
         advance_slip(slip[base + a], r, fa, fb, dt);
         slip[base + b] = 0.0;  // the pair's state lives with a
@@ -241,7 +248,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       nodes.momentum[base + a] += r.momentum_change_a;
       nodes.momentum[base + b] += r.momentum_change_b;  // zero for a rigid b: its motion is imposed
       // The force on a rigid b is still the reaction -dp_a: it is what the rigid body feels.
-      if (record) records[n] = {1, a, b, r.momentum_change_a, slip_work(r)};
+      if (record) records[n] = {1, a, b, r.momentum_change_a, slip_work(r), r.interface_energy};
     }
   }
   if (!record) return;
@@ -254,6 +261,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       accumulator->pair_impulse[rec.a * F + rec.b] += rec.impulse_a;
       accumulator->pair_impulse[rec.b * F + rec.a] -= rec.impulse_a;
       accumulator->frictional_work += rec.work;
+      if (springs) accumulator->stored_energy += rec.stored;
     } else if (rec.kind == 2) {
       int active[kMaxFields];
       Vec<Dim> gradient_sum;
@@ -268,10 +276,10 @@ template double node_field_dust<3>(const NodeFields<3>&, const parallel::Communi
 template void apply_multimaterial_contact<2>(NodeFields<2>&, const Grid<2>&, const FieldLayout&,
                                              const MpmContactSpec&, double, ContactStage, ContactAccumulator<2>*,
                                              const NodeParticles<2>*, SlipHistory*, const NodeMoments<2>*,
-                                             const parallel::Communicator*);
+                                             const parallel::Communicator*, double);
 template void apply_multimaterial_contact<3>(NodeFields<3>&, const Grid<3>&, const FieldLayout&,
                                              const MpmContactSpec&, double, ContactStage, ContactAccumulator<3>*,
                                              const NodeParticles<3>*, SlipHistory*, const NodeMoments<3>*,
-                                             const parallel::Communicator*);
+                                             const parallel::Communicator*, double);
 
 }  // namespace tribo::mpm

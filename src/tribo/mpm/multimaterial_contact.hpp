@@ -23,6 +23,9 @@ struct ContactAccumulator {
   int fields = 0;
   std::vector<Vec<Dim>> pair_impulse;  // fields x fields: on a from b, N s
   double frictional_work = 0.0;        // J
+  // J held by the penalty law's springs at the end of the step (their state, set by the
+  // momentum-update pass; part of the strain energy of the balance).
+  double stored_energy = 0.0;
 
   // Scratch of apply_multimaterial_contact, per node: what the parallel node pass leaves for the
   // serial one to add in node order (so the sums above are the serial loop's, bit for bit).
@@ -31,6 +34,7 @@ struct ContactAccumulator {
     int a = 0, b = 0;
     Vec<Dim> impulse_a = Vec<Dim>::Zero();
     double work = 0.0;
+    double stored = 0.0;  // the penalty spring's energy (PairContactResult::interface_energy)
   };
   std::vector<NodeRecord> node_record;
   // Across processes (docs/parallel.md): per node of this process's sub-grid, whether its impulses
@@ -75,6 +79,9 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
                                  const NodeMoments<Dim>* moments = nullptr,  // null: slip at the node
                                  // the processes sharing the grid (null: one): the dust threshold
                                  // is the heaviest node of all, so shared nodes see one threshold
-                                 const parallel::Communicator* processes = nullptr);
+                                 const parallel::Communicator* processes = nullptr,
+                                 // 2D: the deck's thickness, in the particle volumes and so in the
+                                 // full node volume that Vmin and the penalty law compare them with
+                                 double thickness = 1.0);
 
 }  // namespace tribo::mpm
