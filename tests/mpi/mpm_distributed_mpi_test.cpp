@@ -175,6 +175,12 @@ INSTANTIATE_TEST_SUITE_P(
                       // end at x = 1): the node must be held on every process as on one (it was
                       // not, from the sub-grid's own rounding of its node positions).
                       Case{"elastic_floor", "validation/incline-elastic-floor.yaml", 100, "", "", false},
+                      // The penalty normal law: node-local, its springs' energy summed over the
+                      // counted nodes (ContactAccumulator::stored_energy).
+                      Case{"elastic_floor_penalty", "validation/incline-elastic-floor.yaml", 100,
+                           "  contact:\n    pairs:", "  contact:\n    normal_law: penalty\n    pairs:", false},
+                      Case{"rolling_disk_penalty", "validation/rolling-disk.yaml", 100,
+                           "  contact:\n    pairs:", "  contact:\n    normal_law: penalty\n    pairs:", false},
                       Case{"rolling_cylinder", "rolling-cylinder.yaml", 100, "", "", false},
                       Case{"ring_cloud", "ring-cloud.yaml", 100, "", "", false},
                       Case{"gear_press", "gear-press.yaml", 100, "", "", false}),
