@@ -163,6 +163,14 @@ TEST(SolverRestart, MpmContinuesBitwiseAcrossTheSortByCellAndContact) {
   expect_bitwise_restart<2>([&] { return mpm::make_simulation<2>(spec); }, 37, 50);
 }
 
+// The same deck with the penalty normal law: its springs' energy (part of energy.strain) is a
+// checkpoint entry, so the restored solver reports the same energy before its first step.
+TEST(SolverRestart, MpmWithThePenaltyNormalLawContinuesBitwise) {
+  SimulationSpec spec = deck(kMpmDeck);
+  spec.mpm.contact.normal_law = ContactNormalLaw::Penalty;
+  expect_bitwise_restart<2>([&] { return mpm::make_simulation<2>(spec); }, 37, 50);
+}
+
 TEST(SolverRestart, PdPmbContinuesBitwiseWhileBondsBreak) {
   const SimulationSpec spec = deck(kPdPmbDeck);
   auto probe = std::make_unique<pd::PdSimulation<2>>(spec);

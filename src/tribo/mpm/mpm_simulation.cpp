@@ -1238,6 +1238,9 @@ void MpmSimulation<Dim>::save_state(StateWriter& out) const {
   out.write_array("mpm.contact_impulse", contact_.pair_impulse);
   out.write_array("mpm.contact_slip", slip_history_.slip);
   out.write_value("mpm.contact_frictional_work", contact_.frictional_work);
+  // The penalty springs' energy (part of energy.strain): a restart's first history row needs it.
+  if (spec_.mpm.contact.normal_law == ContactNormalLaw::Penalty)
+    out.write_value("mpm.contact_stored_energy", contact_.stored_energy);
   out.write_value("mpm.gravity", gravity_);
   out.write_value("mpm.dt", dt_);
   out.write_value("mpm.time", time_);
@@ -1277,6 +1280,8 @@ void MpmSimulation<Dim>::restore_state(const StateReader& in) {
   in.read_array_of_size("mpm.contact_impulse", contact_.pair_impulse);
   in.read_array_of_size("mpm.contact_slip", slip_history_.slip);
   in.read_value("mpm.contact_frictional_work", contact_.frictional_work);
+  if (spec_.mpm.contact.normal_law == ContactNormalLaw::Penalty)
+    in.read_value("mpm.contact_stored_energy", contact_.stored_energy);
   in.read_value("mpm.gravity", gravity_);
   in.read_value("mpm.dt", dt_);
   in.read_value("mpm.time", time_);
