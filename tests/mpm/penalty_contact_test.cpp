@@ -46,7 +46,7 @@ TEST(PenaltyContact, OverlapPushesByTheBackwardEulerSpringInTheUpdateStageOnly) 
   // V_a = V_b = 0.55: g = -h (1.1 - 1) / 1 = -0.1 m. k = 100 / h = 100 Pa/m, contact area
   // sqrt(2 0.55 1.1) / h = 1.1, so k A = 110 N/m, dt k A = 1.1. m_red = 0.5, s.n = -0.2:
   // P = 1.1 (0.1 + 0.01 (0.4)) / (1 + 1.1 0.01 / 0.5) = 0.1144 / 1.022 = 0.111937...
-  // g' = -0.1 + 0.01 (-0.2 + P) / 0.5, stored k A g'^2 / 2.
+  // g' = -0.1 + 0.01 (-0.2 + P) / 0.5; the work done on the spring, -P (s.n + P) / m_red.
   const ContactField<2> a = field(1.0, Vec2(0.2, 0.0), 0.55), b = field(1.0, Vec2(-0.2, 0.0), 0.55);
   const double push = 1.1 * 0.104 / 1.022;
   const double end = -0.1 + 0.01 * (-0.2 + push) / 0.5;
@@ -55,7 +55,7 @@ TEST(PenaltyContact, OverlapPushesByTheBackwardEulerSpringInTheUpdateStageOnly) 
   ASSERT_TRUE(r.in_contact);
   EXPECT_NEAR((r.momentum_change_a - Vec2(-push, 0.0)).norm(), 0.0, kRoundOff);
   EXPECT_EQ(r.momentum_change_b, -r.momentum_change_a);
-  EXPECT_NEAR(r.interface_energy, 0.5 * 110.0 * end * end, kRoundOff);
+  EXPECT_NEAR(r.interface_energy, -push * (-0.2 + push) / 0.5, kRoundOff);
   // Backward Euler: the push equals the spring's force at the end of the step, P = dt k A (-g').
   EXPECT_NEAR(push, 1.1 * -end, kRoundOff);
 }

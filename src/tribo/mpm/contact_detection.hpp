@@ -96,7 +96,7 @@ struct ContactDetection {
   double dotn = 0.0;                         // s.n, N s
   double separation = 0.0;                   // m, extrapolated in the AfterMomentumUpdate stage
   double normal_impulse = 0.0;               // N s, the penalty law's push (detect_penalty_contact)
-  double stored_energy = 0.0;                // J, the penalty spring's k A g^2 / 2 at the end of the step
+  double spring_work = 0.0;                  // J, work done on the penalty spring this step
 };
 
 // Penalty normal law (MpmContactSpec::normal_law): the overlap of the two fields' nodal volumes,
@@ -107,7 +107,8 @@ struct ContactDetection {
 //   P = dt k A (-g - dt v_n) / (1 + dt^2 k A / m_red),  v_n = s.n / m_red (< 0 approaching).
 // It acts in the momentum-update stage only (a force, once a step), approaching or not; none in the
 // extrapolation stage. `normal_impulse` is P (> 0 pushes the fields apart); `separation` is g;
-// `stored_energy` the spring's k A g'^2 / 2 at the end of the step, g' = g + dt (s.n + P) / m_red.
+// `spring_work` the work done on the spring over the step, -P (s.n + P) / m_red (its energy when
+// summed over the run).
 template <int Dim>
 ContactDetection<Dim> detect_penalty_contact(const ContactField<Dim>& a, const ContactField<Dim>& b,
                                              const Vec<Dim>& unit_normal, const MpmContactSpec& detection,

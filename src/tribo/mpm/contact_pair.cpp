@@ -110,7 +110,7 @@ PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const Co
     const ContactDetection<Dim> found = penalty ? detect_penalty_contact<Dim>(a, b, n, detection, context, stage, penalty_modulus)
                                                 : detect_contact<Dim>(a, b, n, detection, context, stage);
     if (!found.in_contact) return result;
-    result.interface_energy = found.stored_energy;
+    result.interface_energy = found.spring_work;
     contact::ImpulseSplit<Dim> split = contact::split_impulse<Dim>(found.stick_change, n);
     // The laws read the normal impulse as -split.normal (the stop of the approach): the push here.
     if (penalty) split.normal = -found.normal_impulse;

@@ -18,8 +18,9 @@ struct PairContactResult {
   Vec<Dim> momentum_change_b = Vec<Dim>::Zero(); // N s; exactly -momentum_change_a for two deformable
                                                  // fields, zero when b is rigid
   double frictional_work = 0.0;                  // J dissipated by the tangential slide this call
-  double interface_energy = 0.0;                 // J stored in imperfect-interface or penalty springs
-                                                 // (this call's state, momentum-update stage)
+  double interface_energy = 0.0;                 // J stored in imperfect-interface springs (this call's
+                                                 // state); with the penalty law, the work done on its
+                                                 // spring this step (momentum-update stage)
   Vec<Dim> normal = Vec<Dim>::Zero();            // unit normal used (out of a toward b), or zero
 };
 

@@ -1099,7 +1099,7 @@ EnergyBreakdown MpmSimulation<Dim>::energy() const {
   }
   if (effective_transfer(spec_.mpm) == TransferScheme::Apic) e.kinetic += affine_kinetic_energy();
   e.frictional = frictional_work_;
-  e.strain += contact_.stored_energy;  // the penalty law's springs (their elastic energy)
+  e.strain += contact_.stored_energy;  // the penalty law's springs: the work done on them
   if (distributed_) {
     double parts[] = {e.kinetic, e.strain, e.potential, e.frictional};
     processes_.sum_in_place(parts);
@@ -1238,7 +1238,7 @@ void MpmSimulation<Dim>::save_state(StateWriter& out) const {
   out.write_array("mpm.contact_impulse", contact_.pair_impulse);
   out.write_array("mpm.contact_slip", slip_history_.slip);
   out.write_value("mpm.contact_frictional_work", contact_.frictional_work);
-  // The penalty springs' energy (part of energy.strain): a restart's first history row needs it.
+  // The work done on the penalty springs (part of energy.strain), summed since the start.
   if (spec_.mpm.contact.normal_law == ContactNormalLaw::Penalty)
     out.write_value("mpm.contact_stored_energy", contact_.stored_energy);
   out.write_value("mpm.gravity", gravity_);

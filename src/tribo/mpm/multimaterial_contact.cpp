@@ -143,10 +143,9 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
   if (record && static_cast<long>(accumulator->node_record.size()) != node_count)
     accumulator->node_record.assign(node_count, {});  // once per run
   auto* records = record ? accumulator->node_record.data() : nullptr;
-  // The penalty springs' energy is a state: the momentum-update pass sets it.
+  // The penalty springs' energy: the work done on them, added once a step (the momentum-update pass).
   const bool springs = record && stage == ContactStage::AfterMomentumUpdate &&
                        settings.normal_law == ContactNormalLaw::Penalty;
-  if (springs) accumulator->stored_energy = 0.0;
 
   // The fields of node n heavier than dust (at most kMaxFields), and the sum of their volume
   // gradients (the normal methods' input).
@@ -190,7 +189,8 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
         accumulator->pair_impulse[a * F + dominant] += r.momentum_change_a;
         accumulator->pair_impulse[dominant * F + a] -= r.momentum_change_a;
         accumulator->frictional_work += 0.5 * slip_work(r);  // each pair is seen from both sides
-        if (springs) accumulator->stored_energy += 0.5 * r.interface_energy;
+        if (springs && layout.law(a, dominant).law != ContactLaw::ImperfectInterface)
+          accumulator->stored_energy += 0.5 * r.interface_energy;
       }
     }
     for (int k = 0; k < count; ++k) nodes.momentum[base + active[k]] += change[k];
@@ -248,7 +248,9 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       nodes.momentum[base + a] += r.momentum_change_a;
       nodes.momentum[base + b] += r.momentum_change_b;  // zero for a rigid b: its motion is imposed
       // The force on a rigid b is still the reaction -dp_a: it is what the rigid body feels.
-      if (record) records[n] = {1, a, b, r.momentum_change_a, slip_work(r), r.interface_energy};
+      // The penalty spring's work this step (an imperfect interface's interface_energy is its state).
+      const double spring_work = layout.law(a, b).law == ContactLaw::ImperfectInterface ? 0.0 : r.interface_energy;
+      if (record) records[n] = {1, a, b, r.momentum_change_a, slip_work(r), spring_work};
     }
   }
   if (!record) return;

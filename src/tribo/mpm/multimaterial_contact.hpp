@@ -23,8 +23,8 @@ struct ContactAccumulator {
   int fields = 0;
   std::vector<Vec<Dim>> pair_impulse;  // fields x fields: on a from b, N s
   double frictional_work = 0.0;        // J
-  // J held by the penalty law's springs at the end of the step (their state, set by the
-  // momentum-update pass; part of the strain energy of the balance).
+  // J, the work done on the penalty law's springs since the start (their energy, part of the
+  // strain energy of the balance; added by each momentum-update pass, kept across steps).
   double stored_energy = 0.0;
 
   // Scratch of apply_multimaterial_contact, per node: what the parallel node pass leaves for the
@@ -34,7 +34,7 @@ struct ContactAccumulator {
     int a = 0, b = 0;
     Vec<Dim> impulse_a = Vec<Dim>::Zero();
     double work = 0.0;
-    double stored = 0.0;  // the penalty spring's energy (PairContactResult::interface_energy)
+    double stored = 0.0;  // work done on the penalty spring (PairContactResult::interface_energy)
   };
   std::vector<NodeRecord> node_record;
   // Across processes (docs/parallel.md): per node of this process's sub-grid, whether its impulses
