@@ -184,7 +184,7 @@ TEST(DeckReader, MinimalDeckGetsEveryDocumentedDefault) {
   EXPECT_EQ(s.mpm.contact.position_offset, 0.8);
   EXPECT_TRUE(s.mpm.contact.first_pass_to_particles);
   EXPECT_EQ(s.mpm.contact.slip, ContactSlipPoint::Node);
-  EXPECT_EQ(s.mpm.contact.normal_law, ContactNormalLaw::Penalty);
+  EXPECT_EQ(s.mpm.contact.normal_law, ContactNormalLaw::Impulse);
   EXPECT_EQ(s.mpm.contact.penalty_scale, 0.1);
   EXPECT_TRUE(s.mpm.contact.pairs.empty());
   EXPECT_TRUE(s.mpm.cracks.empty());
@@ -202,28 +202,6 @@ std::string with_grid(const std::string& grid) {
   text.replace(text.find("{grid: {min: [0, 0], max: [1, 1], cell: 0.05}}"),
                std::string("{grid: {min: [0, 0], max: [1, 1], cell: 0.05}}").size(), grid);
   return text;
-}
-
-// The normal law (docs/deck.md, normal_law): the penalty by default; a deck that names one of the
-// impulse law's detection keys and no law gets the impulse law (decks written for NairnMPM's
-// criteria run them as before stop 19); the other law's keys with a named law are errors.
-TEST(DeckReader, ImpulseLawKeysSelectTheImpulseLawWhenNoLawIsNamed) {
-  const auto law_of = [](const std::string& contact) {
-    return parse_deck(with_grid("{grid: {min: [0, 0], max: [1, 1], cell: 0.05}, contact: {" + contact + "}}"), "d.yaml")
-        .mpm.contact.normal_law;
-  };
-  EXPECT_EQ(law_of(""), ContactNormalLaw::Penalty);
-  EXPECT_EQ(law_of("penalty_scale: 0.2"), ContactNormalLaw::Penalty);
-  EXPECT_EQ(law_of("vmin: 0.01"), ContactNormalLaw::Penalty);  // the Vmin screen serves both laws
-  EXPECT_EQ(law_of("position: {method: displacement}"), ContactNormalLaw::Impulse);
-  EXPECT_EQ(law_of("displacement_check: false"), ContactNormalLaw::Impulse);
-  EXPECT_EQ(law_of("first_pass_to_particles: false"), ContactNormalLaw::Impulse);
-  EXPECT_EQ(law_of("normal_law: impulse"), ContactNormalLaw::Impulse);
-  EXPECT_EQ(law_of("normal_law: penalty"), ContactNormalLaw::Penalty);
-  EXPECT_THROW(law_of("normal_law: penalty, displacement_check: true"), DeckError);
-  EXPECT_THROW(law_of("normal_law: penalty, first_pass_to_particles: true"), DeckError);  // no crack to reach
-  EXPECT_THROW(law_of("normal_law: impulse, penalty_scale: 0.2"), DeckError);
-  EXPECT_THROW(law_of("position: {method: position}, penalty_scale: 0.2"), DeckError);
 }
 
 TEST(DeckReader, ScalarCellFillsEveryDirection) {

@@ -182,7 +182,8 @@ TEST(DeckWriter, SpellsOutEveryDefault) {
                            "angular_velocity: 0", "boundary_conditions: []",
                            "particles_per_cell: 2", "shape_function: gimp", "update: usl",
                            "flip: 1", "normals: logistic-regression", "vmin: 0",
-                           "slip: node", "normal_law: penalty", "penalty_scale: 0.1",
+                           "displacement_check: true", "position: {method: position, offset: 0.8}",
+                           "first_pass_to_particles: true", "slip: node", "normal_law: impulse", "penalty_scale: 0.1",
                            "pairs: []", "cracks: []", "directory: out", "every: 0",
                            "fields: [velocity, displacement, stress, material, damage]",
                            "history: []"})

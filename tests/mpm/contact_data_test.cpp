@@ -130,12 +130,10 @@ TEST(ContactDataNeeded, ContactReadsNoArrayLeftOut) {
       SimulationSpec spec = deck(fl.deformable, fl.rigid, law);
       const FieldLayout layout = FieldLayout::from(spec);
       const NodeFields<2> full = random_nodes(grid, layout.fields, 17u + static_cast<unsigned>(cases));
-      for (ContactNormalLaw normal_law : {ContactNormalLaw::Impulse, ContactNormalLaw::Penalty})
       for (ContactNormalMethod normal : normals)
         for (bool check : {true, false})
           for (ContactPositionMethod method : {ContactPositionMethod::Displacement, ContactPositionMethod::Position}) {
             MpmContactSpec& c = spec.mpm.contact;
-            c.normal_law = normal_law;
             c.normals = normal;
             c.specified_normal = Vec3(0.6, 0.8, 0.0);
             c.displacement_check = check;
@@ -146,17 +144,13 @@ TEST(ContactDataNeeded, ContactReadsNoArrayLeftOut) {
             zero_unneeded(reduced, needed);
             for (ContactStage stage : {ContactStage::AfterExtrapolation, ContactStage::AfterMomentumUpdate}) {
               std::ostringstream trace;
-              trace << "fields " << layout.fields << " law " << int(law) << " normal law " << int(normal_law)
-                    << " normals " << int(normal) << " check " << check << " method " << int(method) << " stage "
-                    << int(stage);
+              trace << "fields " << layout.fields << " law " << int(law) << " normals " << int(normal) << " check "
+                    << check << " method " << int(method) << " stage " << int(stage);
               SCOPED_TRACE(trace.str());
               const Outcome a = apply(full, grid, layout, c, stage);
               const Outcome b = apply(reduced, grid, layout, c, stage);
-              // The case must exercise contact: some node's momenta changed (the penalty law pushes
-              // in the momentum-update pass only, so its first pass may change nothing).
-              if (normal_law == ContactNormalLaw::Impulse || stage == ContactStage::AfterMomentumUpdate) {
-                ASSERT_NE(a.momentum, full.momentum);
-              }
+              // The case must exercise contact: some node's momenta changed.
+              ASSERT_NE(a.momentum, full.momentum);
               EXPECT_EQ(a.momentum, b.momentum);
               EXPECT_EQ(a.impulse, b.impulse);
               EXPECT_EQ(a.work, b.work);
@@ -165,18 +159,15 @@ TEST(ContactDataNeeded, ContactReadsNoArrayLeftOut) {
             }
           }
     }
-  EXPECT_EQ(cases, 3 * 4 * 2 * 6 * 2 * 2 * 2);
+  EXPECT_EQ(cases, 3 * 4 * 6 * 2 * 2 * 2);
 }
 
 TEST(ContactDataNeeded, SetsAreThoseTheScatterHas) {
   // Default contact (logistic-regression normals, which start from the volume gradients, and the
-  // penalty normal law): volume only. With the impulse law and its position check: volume and
-  // position, as the 3D block on a rigid floor of bench/app_mpm_rigid_floor.cpp.
+  // position check): volume and position only, as the 3D block on a rigid floor of
+  // bench/app_mpm_rigid_floor.cpp.
   SimulationSpec spec = deck(1, true, ContactLaw::Coulomb);
   const FieldLayout layout = FieldLayout::from(spec);
-  // The default normal law (penalty) reads the nodal volumes alone: no position check.
-  EXPECT_EQ(contact_data_needed(spec, layout), unsigned{kContactVolume});
-  spec.mpm.contact.normal_law = ContactNormalLaw::Impulse;  // the seed's checks from here on
   EXPECT_EQ(contact_data_needed(spec, layout), kContactVolume | kContactPosition);
   spec.mpm.contact.position_method = ContactPositionMethod::Displacement;  // the incline decks
   EXPECT_EQ(contact_data_needed(spec, layout), kContactVolume | kContactDisplacement);

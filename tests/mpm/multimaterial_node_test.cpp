@@ -33,7 +33,6 @@ struct OneNode {
     layout.pair_has_law.assign(fields * fields, true);
     settings.normals = ContactNormalMethod::MaxGradient;
     settings.displacement_check = false;  // contact decided by the approach check alone
-    settings.normal_law = ContactNormalLaw::Impulse;  // the seed's stop of the approach (lumping)
   }
   // Field f at node 0: mass m, velocity v, a full cell of volume, volume gradient g (out of f).
   void set(int f, double m, const Vec<2>& v, const Vec<2>& g) {

@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <functional>
 #include <numbers>
-#include <optional>
 
 #include "tribo/app/run_driver.hpp"
 #include "tribo/app/validation_problem.hpp"
@@ -143,22 +142,15 @@ void shift_bodies_half_a_cell_up(SimulationSpec& spec) {
 
 enum class Lattice { Aligned, HalfCellOffset };
 
-// The deck's own normal law (none given: the penalty law, the default since stop 19, unless the
-// deck names the impulse law's keys; docs/mpm-contact.md, "Penalty normal law") or the one forced
-// on it, and the name suffix of that variant ("-impulse" / "-penalty"; none for the deck's own).
-using NormalLawChoice = std::optional<ContactNormalLaw>;
-constexpr NormalLawChoice kDecksOwnLaw = std::nullopt;
-void use_normal_law(SimulationSpec& spec, NormalLawChoice law) {
-  if (law) spec.mpm.contact.normal_law = *law;
-}
-std::string law_suffix(NormalLawChoice law) {
-  if (!law) return "";
-  return *law == ContactNormalLaw::Penalty ? "-penalty" : "-impulse";
-}
+// The deck's own normal law (impulse, the default) or the penalty law (docs/mpm-contact.md,
+// "Penalty normal law") with its default scale, and the name suffix of that variant.
+void use_normal_law(SimulationSpec& spec, ContactNormalLaw law) { spec.mpm.contact.normal_law = law; }
+std::string law_suffix(ContactNormalLaw law) { return law == ContactNormalLaw::Penalty ? "-penalty" : ""; }
 std::string lattice_suffix(Lattice lattice) { return lattice == Lattice::HalfCellOffset ? "-offset" : ""; }
 
 std::vector<ValidationRow> incline(const std::string& deck, const std::string& name, double mu, double tolerance,
-                                   Lattice lattice = Lattice::Aligned, NormalLawChoice law = kDecksOwnLaw) {
+                                   Lattice lattice = Lattice::Aligned,
+                                   ContactNormalLaw law = ContactNormalLaw::Impulse) {
   const History h = run_example(deck, [&](SimulationSpec& spec) {
     if (lattice == Lattice::HalfCellOffset) shift_bodies_half_a_cell_up(spec);
     use_normal_law(spec, law);
@@ -245,13 +237,11 @@ double friction_of_first_pair(const SimulationSpec& spec) { return spec.mpm.cont
 // first_pass_to_particles: false runs the deck with NairnMPM's pass semantics (the frictional work
 // then counts the post-update pass alone); the same tolerances hold.
 std::vector<ValidationRow> slide_to_rest(bool first_pass_to_particles, Lattice lattice = Lattice::Aligned,
-                                         NormalLawChoice law = kDecksOwnLaw) {
+                                         ContactNormalLaw law = ContactNormalLaw::Impulse) {
   const std::string name = first_pass_to_particles ? "slide-to-rest" + law_suffix(law) + lattice_suffix(lattice)
                                                    : "slide-to-rest-nairn-passes";
   const History h = run_example("validation/slide-to-rest.yaml", [&](SimulationSpec& spec) {
     spec.mpm.contact.first_pass_to_particles = first_pass_to_particles;
-    // NairnMPM's pass semantics are those of its impulse law (the penalty acts in one pass only).
-    if (!first_pass_to_particles) spec.mpm.contact.normal_law = ContactNormalLaw::Impulse;
     if (lattice == Lattice::HalfCellOffset) shift_bodies_half_a_cell_up(spec);
     use_normal_law(spec, law);
   });
@@ -272,7 +262,7 @@ std::vector<ValidationRow> slide_to_rest(bool first_pass_to_particles, Lattice l
 // transfers (the default since stop 16) 0.77%; FLIP's 1.68% (the free disks' numerical loss after
 // they separate, and the normal, perfectly inelastic part of node contact; docs/mpm-contact.md).
 std::vector<ValidationRow> oblique_disks_energy(Lattice lattice = Lattice::Aligned,
-                                                NormalLawChoice law = kDecksOwnLaw) {
+                                                ContactNormalLaw law = ContactNormalLaw::Impulse) {
   const History h = run_example("oblique-disks.yaml", [&](SimulationSpec& spec) {
     if (lattice == Lattice::HalfCellOffset) shift_bodies_half_a_cell_up(spec);
     use_normal_law(spec, law);
@@ -289,7 +279,7 @@ struct RollingDisk {
 // rolling speed as the mean over 0.45-0.50 s (issue 13's window), and the energy.
 // slip: the deck's contact.slip (node) or surface (docs/mpm-contact.md, "Slip at the surface").
 RollingDisk rolling_disk_run(ContactSlipPoint slip = ContactSlipPoint::Node, Lattice lattice = Lattice::Aligned,
-                             NormalLawChoice law = kDecksOwnLaw) {
+                             ContactNormalLaw law = ContactNormalLaw::Impulse) {
   const History h = run_example("validation/rolling-disk.yaml", [&](SimulationSpec& spec) {
     spec.mpm.contact.slip = slip;
     if (lattice == Lattice::HalfCellOffset) shift_bodies_half_a_cell_up(spec);
@@ -313,21 +303,44 @@ RollingDisk rolling_disk_run(ContactSlipPoint slip = ContactSlipPoint::Node, Lat
   return r;
 }
 
-// Issue 13's rows: sliding deceleration within 3% of mu g, rolling speed within 3% of (2/3) v0 at
-// 10 cells per radius, energy within 1%. With the deck's own law (the penalty, the default):
-// -1.32% aligned and +0.08% off the rows; the impulse law's approach check rolls at -4.58% / -3.67%
-// (docs/mpm-contact.md, "Penalty normal law").
-std::vector<ValidationRow> rolling_disk_rows(const std::string& name, ContactSlipPoint slip, Lattice lattice,
-                                             NormalLawChoice law) {
-  const RollingDisk r = rolling_disk_run(slip, lattice, law);
-  return {compare_relative(name, "sliding deceleration (m/s^2)", r.mu * r.g, r.deceleration, 0.03),
-          compare_relative(name, "rolling speed (m/s)", 2.0 / 3.0 * r.v0, r.rolling_speed, 0.03),
-          compare_absolute(name, "max |E(t) - E(0)| / E(0)", 0.0, r.energy, 0.01)};
+std::vector<ValidationRow> rolling_disk() {
+  const RollingDisk r = rolling_disk_run();
+  return {compare_relative("rolling-disk", "sliding deceleration (m/s^2)", r.mu * r.g, r.deceleration, 0.03),
+          compare_absolute("rolling-disk", "max |E(t) - E(0)| / E(0)", 0.0, r.energy, 0.01)};
 }
 
 std::vector<ValidationRow> rolling_disk_speed() {
   const RollingDisk r = rolling_disk_run();
   return {compare_relative("rolling-disk-speed", "rolling speed (m/s)", 2.0 / 3.0 * r.v0, r.rolling_speed, 0.03)};
+}
+
+// Issue 13 with contact.slip: surface (not the default, not in ctest: its energy row measures
+// 1.018%, over the 1% the node default keeps; docs/mpm-contact.md).
+std::vector<ValidationRow> rolling_disk_surface() {
+  const RollingDisk r = rolling_disk_run(ContactSlipPoint::Surface);
+  const std::string name = "rolling-disk-surface";
+  return {compare_relative(name, "sliding deceleration (m/s^2)", r.mu * r.g, r.deceleration, 0.03),
+          compare_relative(name, "rolling speed (m/s)", 2.0 / 3.0 * r.v0, r.rolling_speed, 0.03),
+          compare_absolute(name, "max |E(t) - E(0)| / E(0)", 0.0, r.energy, 0.01)};
+}
+
+// Issue 13's rows on the lattice moved by half a cell (not in ctest: its energy row fails, 2.56%
+// at 10 cells per radius, and grows with refinement; docs/mpm-contact.md, "Lattice offset").
+std::vector<ValidationRow> rolling_disk_offset() {
+  const RollingDisk r = rolling_disk_run(ContactSlipPoint::Node, Lattice::HalfCellOffset);
+  const std::string name = "rolling-disk-offset";
+  return {compare_relative(name, "sliding deceleration (m/s^2)", r.mu * r.g, r.deceleration, 0.03),
+          compare_relative(name, "rolling speed (m/s)", 2.0 / 3.0 * r.v0, r.rolling_speed, 0.03),
+          compare_absolute(name, "max |E(t) - E(0)| / E(0)", 0.0, r.energy, 0.01)};
+}
+
+// Issue 13's rows with the penalty normal law: deceleration, rolling speed and energy together.
+std::vector<ValidationRow> rolling_disk_penalty(Lattice lattice) {
+  const RollingDisk r = rolling_disk_run(ContactSlipPoint::Node, lattice, ContactNormalLaw::Penalty);
+  const std::string name = "rolling-disk-penalty" + lattice_suffix(lattice);
+  return {compare_relative(name, "sliding deceleration (m/s^2)", r.mu * r.g, r.deceleration, 0.03),
+          compare_relative(name, "rolling speed (m/s)", 2.0 / 3.0 * r.v0, r.rolling_speed, 0.03),
+          compare_absolute(name, "max |E(t) - E(0)| / E(0)", 0.0, r.energy, 0.01)};
 }
 
 }  // namespace
@@ -363,47 +376,34 @@ void add_mpm_validation_problems(std::vector<ValidationProblem>& problems) {
                       [] { return slide_to_rest(false); }});
   problems.push_back({"slide-to-rest-offset", "the same with the bodies half a cell off the node rows",
                       [] { return slide_to_rest(true, Lattice::HalfCellOffset); }});
-  problems.push_back({"rolling-disk", "disk launched without spin, mu = 0.2: sliding deceleration, rolling speed, energy",
-                      [] { return rolling_disk_rows("rolling-disk", ContactSlipPoint::Node, Lattice::Aligned, kDecksOwnLaw); }});
+  problems.push_back({"rolling-disk", "disk launched without spin, mu = 0.2: sliding deceleration, energy", rolling_disk});
   problems.push_back({"rolling-disk-speed", "disk launched without spin: rolling speed (2/3) v0", rolling_disk_speed});
-  // slip: surface (not the default, not in ctest; docs/mpm-contact.md, "Slip at the surface").
-  problems.push_back({"rolling-disk-surface", "the same with contact.slip: surface: deceleration, speed, energy", [] {
-                        return rolling_disk_rows("rolling-disk-surface", ContactSlipPoint::Surface, Lattice::Aligned,
-                                                 kDecksOwnLaw);
-                      }});
+  problems.push_back({"rolling-disk-surface", "the same with contact.slip: surface: deceleration, speed, energy",
+                      rolling_disk_surface});
   problems.push_back({"rolling-disk-offset", "the disk and floor half a cell off the node rows: deceleration, speed, energy",
-                      [] {
-                        return rolling_disk_rows("rolling-disk-offset", ContactSlipPoint::Node, Lattice::HalfCellOffset,
-                                                 kDecksOwnLaw);
-                      }});
-  // The seed's impulse law on the decks that now get the penalty law (mpm.contact.normal_law:
-  // impulse; docs/mpm-contact.md, "Penalty normal law"): the rolling disk fails its speed row with
-  // it (-4.58%, -3.67% off the rows), the rest pass. The oblique impact and the incline name the
-  // impulse law's keys, so their penalty variants are the ones listed here.
-  const NormalLawChoice impulse = ContactNormalLaw::Impulse, penalty = ContactNormalLaw::Penalty;
+                      rolling_disk_offset});
+  // The penalty normal law (mpm.contact.normal_law: penalty; docs/mpm-contact.md, "Penalty normal law").
   for (Lattice lattice : {Lattice::Aligned, Lattice::HalfCellOffset}) {
     const std::string where = lattice == Lattice::Aligned ? "" : ", half a cell off the node rows";
-    const std::string suffix = lattice_suffix(lattice);
-    problems.push_back({"rolling-disk-impulse" + suffix,
-                        "disk launched without spin, impulse normal law" + where + ": deceleration, speed, energy",
-                        [=] {
-                          return rolling_disk_rows("rolling-disk-impulse" + suffix, ContactSlipPoint::Node, lattice,
-                                                   impulse);
+    problems.push_back({"rolling-disk-penalty" + lattice_suffix(lattice),
+                        "disk launched without spin, penalty normal law" + where + ": deceleration, speed, energy",
+                        [lattice] { return rolling_disk_penalty(lattice); }});
+    problems.push_back({"slide-to-rest-penalty" + lattice_suffix(lattice),
+                        "block sliding to rest, penalty normal law" + where,
+                        [lattice] { return slide_to_rest(true, lattice, ContactNormalLaw::Penalty); }});
+    problems.push_back({"incline-elastic-floor-penalty" + lattice_suffix(lattice),
+                        "block on an elastic floor, penalty normal law" + where, [lattice] {
+                          return incline("validation/incline-elastic-floor.yaml",
+                                         "incline-elastic-floor-penalty" + lattice_suffix(lattice), 0.2, 0.03, lattice,
+                                         ContactNormalLaw::Penalty);
                         }});
-    problems.push_back({"slide-to-rest-impulse" + suffix, "block sliding to rest, impulse normal law" + where,
-                        [=] { return slide_to_rest(true, lattice, impulse); }});
-    problems.push_back({"incline-elastic-floor-impulse" + suffix, "block on an elastic floor, impulse normal law" + where,
-                        [=] {
-                          return incline("validation/incline-elastic-floor.yaml", "incline-elastic-floor-impulse" + suffix,
-                                         0.2, 0.03, lattice, impulse);
-                        }});
-    problems.push_back({"oblique-disks-energy-penalty" + suffix,
+    problems.push_back({"oblique-disks-energy-penalty" + lattice_suffix(lattice),
                         "oblique impact of two disks, penalty normal law" + where + ": energy",
-                        [=] { return oblique_disks_energy(lattice, penalty); }});
+                        [lattice] { return oblique_disks_energy(lattice, ContactNormalLaw::Penalty); }});
   }
-  problems.push_back({"incline-slip-penalty", "block slipping down a 30 degree incline, mu = 0.2, penalty normal law", [=] {
+  problems.push_back({"incline-slip-penalty", "block slipping down a 30 degree incline, mu = 0.2, penalty normal law", [] {
                         return incline("validation/incline-slip.yaml", "incline-slip-penalty", 0.2, 0.03, Lattice::Aligned,
-                                       penalty);
+                                       ContactNormalLaw::Penalty);
                       }});
   problems.push_back({"velocity-weakening", "block slowing down on a floor, mu(v) = 0.2 + 0.2 exp(-v / 0.2 m/s): t(v)",
                       [] { return velocity_weakening_slowdown("validation/velocity-weakening.yaml", "velocity-weakening"); }});

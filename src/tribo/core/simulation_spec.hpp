@@ -73,10 +73,7 @@ enum class ContactPositionMethod { Displacement, Position };
 // approach and displacement/position checks (NairnMPM). penalty: a force on the overlap of the two
 // fields' nodal volumes, acting whether they approach or separate, with the stiffness of a penalty
 // method (Hallquist's LS-DYNA default: a tenth of the softer body's bulk modulus per cell;
-// docs/mpm-contact.md, "Penalty normal law"). penalty is the default since stop 19: the impulse
-// law's approach check loads the front half of a rolling body's contact row (a disk rolls 4.6%
-// slow at 10 cells per radius, the penalty 1.3%); a deck that names the impulse law's keys
-// (position, displacement_check, first_pass_to_particles) and no law gets impulse (deck_mpm.cpp).
+// docs/mpm-contact.md, "Penalty normal law").
 enum class ContactNormalLaw { Impulse, Penalty };
 
 // Where the tangential slip of a Coulomb contact is measured (MpmContactSpec::slip).
@@ -99,7 +96,7 @@ struct MpmContactSpec {
   // their centroid, NairnMPM) or at the surface point between the two fields' centroids, with each
   // field's velocity gradient from its particles (docs/mpm-contact.md, "Slip at the surface").
   ContactSlipPoint slip = ContactSlipPoint::Node;
-  ContactNormalLaw normal_law = ContactNormalLaw::Penalty;
+  ContactNormalLaw normal_law = ContactNormalLaw::Impulse;
   double penalty_scale = 0.1;  // penalty stiffness per unit area = scale x softer bulk modulus / cell
   std::vector<ContactPairSpec> pairs;
 };

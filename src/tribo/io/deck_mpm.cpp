@@ -78,7 +78,7 @@ void read_pairs(const DeckNode& node, const SimulationSpec& spec, MpmContactSpec
   }
 }
 
-void read_contact(const DeckNode& node, const SimulationSpec& spec, bool cracked, MpmContactSpec& contact) {
+void read_contact(const DeckNode& node, const SimulationSpec& spec, MpmContactSpec& contact) {
   const DeckMap map =
       node.map({"normals", "normal_angles", "vmin", "displacement_check", "position", "first_pass_to_particles", "slip",
                 "normal_law", "penalty_scale", "pairs"});
@@ -100,27 +100,8 @@ void read_contact(const DeckNode& node, const SimulationSpec& spec, bool cracked
   }
   contact.first_pass_to_particles = map.boolean("first_pass_to_particles", contact.first_pass_to_particles);
   contact.slip = choice(map, "slip", kContactSlipNames, "contact slip point", contact.slip);
-  // The seed's detection keys are read by the impulse law alone (the penalty law acts on the overlap
-  // of the nodal volumes, approaching or not): a deck that names one and no law gets that law, as
-  // before the penalty became the default (stop 19), so decks written for NairnMPM's criteria
-  // still run them; naming one with `normal_law: penalty` is an error, not a key silently unused.
-  // first_pass_to_particles also reaches crack contact (always the impulse law).
-  std::optional<DeckNode> seed_key;
-  for (const char* key : {"position", "displacement_check", "first_pass_to_particles"})
-    if (!seed_key) seed_key = map.get(key);
-  if (map.has("normal_law")) {
-    contact.normal_law = choice(map, "normal_law", kContactNormalLawNames, "contact normal law", contact.normal_law);
-    if (contact.normal_law == ContactNormalLaw::Penalty && seed_key &&
-        !(cracked && seed_key->path().ends_with("first_pass_to_particles")))
-      seed_key->fail(
-          "is read by normal_law: impulse only (the penalty law pushes on the overlap of the fields' nodal "
-          "volumes, approaching or not; docs/deck.md, normal_law); remove it or name normal_law: impulse");
-  } else if (seed_key) {
-    contact.normal_law = ContactNormalLaw::Impulse;
-  }
+  contact.normal_law = choice(map, "normal_law", kContactNormalLawNames, "contact normal law", contact.normal_law);
   // A scale above 1 makes the penalty stiffer than the bodies' own cells (LS-DYNA warns past it).
-  if (auto scale = map.get("penalty_scale"); scale && contact.normal_law != ContactNormalLaw::Penalty)
-    scale->fail("penalty_scale is only used with normal_law: penalty");
   contact.penalty_scale = bounded(map, "penalty_scale", contact.penalty_scale, 0.0, true, 1.0, false);
   if (auto pairs = map.get("pairs")) read_pairs(*pairs, spec, contact);
 }
@@ -172,10 +153,8 @@ MpmSpec read_mpm(const DeckNode& node, const SimulationSpec& spec) {
   mpm.update = choice(map, "update", kUpdateSchemeNames, "update scheme", mpm.update);
   mpm.flip = bounded(map, "flip", mpm.flip, 0.0, false, 1.0, false);
   mpm.transfer = choice(map, "transfer", kTransferSchemeNames, "transfer scheme", mpm.transfer);
-  const auto cracks_node = map.get("cracks");
-  const bool cracked = cracks_node && cracks_node->is_sequence() && !cracks_node->items().empty();
-  if (auto contact = map.get("contact")) read_contact(*contact, spec, cracked, mpm.contact);
-  if (cracks_node) read_cracks(*cracks_node, spec, mpm);
+  if (auto contact = map.get("contact")) read_contact(*contact, spec, mpm.contact);
+  if (auto cracks = map.get("cracks")) read_cracks(*cracks, spec, mpm);
   if (auto transfer = map.get("transfer"); transfer && mpm.transfer == TransferScheme::Apic) {
     if (mpm.shape_function == ShapeFunctionKind::Linear)
       transfer->fail("apic needs shape_function gimp or bspline2 (a linear shape's D_p vanishes on a node)");

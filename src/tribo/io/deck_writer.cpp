@@ -195,21 +195,15 @@ void emit_mpm(YAML::Emitter& out, const SimulationSpec& spec) {
     out << YAML::EndMap;
   }
   out << YAML::Key << "vmin" << YAML::Value << number(c.vmin);
-  // Each law's own keys only: the reader refuses the impulse law's detection keys with the penalty
-  // law and penalty_scale with the impulse law (first_pass_to_particles also reaches cracks).
-  const bool impulse = c.normal_law == ContactNormalLaw::Impulse;
-  if (impulse) {
-    out << YAML::Key << "displacement_check" << YAML::Value << c.displacement_check;
-    out << YAML::Key << "position" << YAML::Value << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "method" << YAML::Value << name(c.position_method, kContactPositionNames);
-    out << YAML::Key << "offset" << YAML::Value << number(c.position_offset);
-    out << YAML::EndMap;
-  }
-  if (impulse || !mpm.cracks.empty())
-    out << YAML::Key << "first_pass_to_particles" << YAML::Value << c.first_pass_to_particles;
+  out << YAML::Key << "displacement_check" << YAML::Value << c.displacement_check;
+  out << YAML::Key << "position" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "method" << YAML::Value << name(c.position_method, kContactPositionNames);
+  out << YAML::Key << "offset" << YAML::Value << number(c.position_offset);
+  out << YAML::EndMap;
+  out << YAML::Key << "first_pass_to_particles" << YAML::Value << c.first_pass_to_particles;
   out << YAML::Key << "slip" << YAML::Value << name(c.slip, kContactSlipNames);
   out << YAML::Key << "normal_law" << YAML::Value << name(c.normal_law, kContactNormalLawNames);
-  if (!impulse) out << YAML::Key << "penalty_scale" << YAML::Value << number(c.penalty_scale);
+  out << YAML::Key << "penalty_scale" << YAML::Value << number(c.penalty_scale);
   out << YAML::Key << "pairs" << YAML::Value;
   if (c.pairs.empty()) out << YAML::Flow;
   out << YAML::BeginSeq;

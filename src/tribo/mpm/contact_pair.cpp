@@ -92,7 +92,7 @@ PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const Co
                                             const Vec<Dim>& normal, const ContactLawSpec& law,
                                             const MpmContactSpec& detection, const NodeContext<Dim>& context,
                                             ContactStage stage, std::optional<double> slip_since_stick,
-                                            const Vec<Dim>* surface_offset, std::optional<double> penalty_modulus) {
+                                            const Vec<Dim>* surface_offset, double penalty_modulus) {
   PairContactResult<Dim> result;
   const double length = normal.norm();
   if (!(length > 0.0) || !std::isfinite(length)) return result;  // no normal: NairnMPM skips the node
@@ -106,8 +106,8 @@ PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const Co
     if (!passes_vmin_screen(a, b, detection.vmin, context.cell_volume)) return result;
     outcome = interface_impulse<Dim>(a, b, n, law, context, stage, result.interface_energy);
   } else {
-    const bool penalty = penalty_modulus.has_value();
-    const ContactDetection<Dim> found = penalty ? detect_penalty_contact<Dim>(a, b, n, detection, context, stage, *penalty_modulus)
+    const bool penalty = penalty_modulus > 0.0;
+    const ContactDetection<Dim> found = penalty ? detect_penalty_contact<Dim>(a, b, n, detection, context, stage, penalty_modulus)
                                                 : detect_contact<Dim>(a, b, n, detection, context, stage);
     if (!found.in_contact) return result;
     result.interface_energy = found.spring_work;
@@ -151,10 +151,10 @@ PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const Co
 template PairContactResult<2> resolve_contact_pair<2>(const ContactField<2>&, const ContactField<2>&, const Vec<2>&,
                                                       const ContactLawSpec&, const MpmContactSpec&,
                                                       const NodeContext<2>&, ContactStage,
-                                                      std::optional<double>, const Vec<2>*, std::optional<double>);
+                                                      std::optional<double>, const Vec<2>*, double);
 template PairContactResult<3> resolve_contact_pair<3>(const ContactField<3>&, const ContactField<3>&, const Vec<3>&,
                                                       const ContactLawSpec&, const MpmContactSpec&,
                                                       const NodeContext<3>&, ContactStage,
-                                                      std::optional<double>, const Vec<3>*, std::optional<double>);
+                                                      std::optional<double>, const Vec<3>*, double);
 
 }  // namespace tribo::mpm

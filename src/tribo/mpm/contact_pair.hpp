@@ -36,9 +36,8 @@ struct PairContactResult {
 //   ImperfectInterface  springs D_n, D_t on the opening u_b - u_a (no contact detection but Vmin)
 //   VelocityWeakening   as Coulomb, sliding at mu(v) N + A Ac dt with v the trial relative
 //                       tangential speed (contact/velocity_weakening_friction.hpp); no slip history
-// With a `penalty_modulus` (the penalty normal law: detect_penalty_contact; none: the impulse law)
-// the normal impulse is the penalty's push P in place of the stop -s.n, and the friction laws take
-// N dt = P. A modulus of 0 (no deformable partner to size the spring) pushes nothing.
+// With `penalty_modulus` > 0 (the penalty normal law: detect_penalty_contact) the normal impulse is
+// the penalty's push P in place of the stop -s.n, and the friction laws take N dt = P.
 // With `surface_offset` (Coulomb only; contact_moments.hpp) the tangential part of the law sees the
 // relative velocity at the surface, (v_b - v_a) + surface_offset, where surface_offset is the
 // difference of the two fields' velocity offsets from node to surface point (b's minus a's): it
@@ -51,8 +50,7 @@ PairContactResult<Dim> resolve_contact_pair(const ContactField<Dim>& a, const Co
                                             const MpmContactSpec& detection, const NodeContext<Dim>& context,
                                             ContactStage stage,
                                             std::optional<double> slip_since_stick = std::nullopt,
-                                            const Vec<Dim>* surface_offset = nullptr,
-                                            std::optional<double> penalty_modulus = std::nullopt);
+                                            const Vec<Dim>* surface_offset = nullptr, double penalty_modulus = 0.0);
 
 // D_c of a Coulomb law: its slip_weakening_distance, or 0.01 of the smallest cell size when the
 // deck gives none (docs/mpm-contact.md, "Static friction": large enough that a slip at one

@@ -4,7 +4,6 @@
 // and the USL / USF / MUSL time step of ../../../shared/DESIGN.md ("One MPM time step").
 #include <memory>
 #include <string>
-#include <optional>
 #include <vector>
 
 #include "tribo/core/simulation.hpp"
@@ -45,9 +44,9 @@ struct FieldLayout {
   static FieldLayout from(const SimulationSpec& spec);
   const ContactLawSpec& law(int a, int b) const { return pair_law[a * fields + b]; }
   // The penalty law's modulus for fields a and b (Pa): penalty_scale times the softer deformable
-  // field's bulk modulus (a rigid field has none); none with the impulse law.
-  std::optional<double> penalty_modulus(const MpmContactSpec& contact, int a, int b) const {
-    if (contact.normal_law != ContactNormalLaw::Penalty) return std::nullopt;
+  // field's bulk modulus (a rigid field has none); 0 with the impulse law.
+  double penalty_modulus(const MpmContactSpec& contact, int a, int b) const {
+    if (contact.normal_law != ContactNormalLaw::Penalty) return 0.0;
     const double ka = rigid_field[a] ? 0.0 : bulk_modulus[a], kb = rigid_field[b] ? 0.0 : bulk_modulus[b];
     const double softer = ka > 0.0 && kb > 0.0 ? std::min(ka, kb) : std::max(ka, kb);
     return contact.penalty_scale * softer;
