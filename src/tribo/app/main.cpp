@@ -160,7 +160,7 @@ int main(int argc, char** argv) {
       std::ostream& out = speaks ? std::cout : static_cast<std::ostream&>(silent);
       if (processes > 1)
         out << fmt::format(
-            "on {} processes: MPM decks run across them; PD decks and MPM decks with cracks or slip: surface "
+            "on {} processes: MPM decks run across them; PD decks and MPM decks with slip: surface "
             "run whole on every process (not distributed yet; docs/parallel.md)\n",
             processes);
       return tribo::app::run_validation(problem, out) ? 0 : 4;

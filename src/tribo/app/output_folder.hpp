@@ -63,22 +63,28 @@ class OutputFolder {
       if (rank_ == 0) {
         io::write_particle_frame_index<Dim>(dir_ / "frames" / (stem + ".pvtu"), pieces, spec_.output.fields);
         pvd_.add(sim.time(), "frames/" + stem + ".pvtu", 0);
+        write_surfaces(sim);  // every process holds the whole of every crack: process 0 writes them
       }
       ++frame_;
-      return;  // surfaces (cracks) are one-process only
+      return;
     }
     io::write_particle_frame<Dim>(dir_ / "frames" / (stem + ".vtu"), sim.particles(), spec_.output.fields,
                                   material_names_);
     pvd_.add(sim.time(), "frames/" + stem + ".vtu", 0);
+    write_surfaces(sim);
+    ++frame_;
+  }
+  int frames() const { return frame_; }
+
+  // The frame's surface meshes (cracks), parts 1, 2, ... of its PVD entry.
+  void write_surfaces(const Simulation<Dim>& sim) {
     int part = 1;
     for (const SurfaceMesh& mesh : sim.surfaces()) {
       const std::string name = fmt::format("{}_{:06d}.vtu", mesh.name, frame_);
       io::write_surface_mesh(dir_ / "frames" / name, mesh);
       pvd_.add(sim.time(), "frames/" + name, part++);
     }
-    ++frame_;
   }
-  int frames() const { return frame_; }
   // The history rows so far made durable, with the checkpoint that covers them.
   void sync() {
     if (rank_ == 0) csv_.sync();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "tribo/mpm/contact_pair.hpp"
+#include "tribo/mpm/multimaterial_contact.hpp"
 #include "tribo/mpm/node_contact_field.hpp"
 
 namespace tribo::mpm {
@@ -45,7 +46,8 @@ template <int Dim>
 void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int material_fields,
                          const std::vector<bool>& rigid_field, const std::vector<Crack>& cracks,
                          const CrackFields<Dim>& fields, const MpmContactSpec& settings, double dt,
-                         ContactStage stage, CrackContactAccumulator<Dim>* accumulator, double thickness) {
+                         ContactStage stage, CrackContactAccumulator<Dim>* accumulator, double thickness,
+                         const parallel::Communicator* processes) {
   if constexpr (Dim != 2) {
     return;  // cracks are 2D polylines (the deck reader rejects them in 3D)
   } else {
@@ -59,11 +61,8 @@ void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int mate
     detection.displacement_check = true;
     detection.position_method = ContactPositionMethod::Displacement;
     const NodeContext<Dim> context{grid.cell, grid.cell_volume() * thickness, dt};
-    double heaviest = 0.0;
-    const long entries = static_cast<long>(nodes.mass.size());
-#pragma omp parallel for schedule(static) reduction(max : heaviest)
-    for (long i = 0; i < entries; ++i) heaviest = std::max(heaviest, nodes.mass[i]);
-    const double dust = 1e-10 * heaviest;  // as multimaterial contact: numerical dust is no field
+    const double dust = node_field_dust(nodes, processes);  // as multimaterial contact: dust is no field
+    const char* counted = accumulator && !accumulator->counted_node.empty() ? accumulator->counted_node.data() : nullptr;
 
     // The pairs of NairnMPM, and which field's (crack, side) tells the crack between them: [0]-[1]
     // and [0]-[2] differ by the crack of [1] and [2]; [1]-[3] by the second crack, that of [2],
@@ -111,7 +110,7 @@ void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int mate
           share_momentum_change(nodes, node_base + b * F, F, rigid_field, dust, lumped[b].mass, r.momentum_change_b);
           lumped[a].momentum += r.momentum_change_a;
           lumped[b].momentum += r.momentum_change_b;
-          if (accumulator) {
+          if (accumulator && (counted == nullptr || counted[n])) {
             // The impulse on b (its reaction when b is rigid), then on the material above.
             const Vec<Dim> on_b = lumped[b].rigid ? Vec<Dim>(-r.momentum_change_a) : r.momentum_change_b;
             accumulator->impulse[crack] += b_above ? on_b : Vec<Dim>(-on_b);
@@ -127,9 +126,9 @@ void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int mate
 
 template void apply_crack_contact<2>(NodeFields<2>&, const Grid<2>&, int, const std::vector<bool>&,
                                      const std::vector<Crack>&, const CrackFields<2>&, const MpmContactSpec&, double,
-                                     ContactStage, CrackContactAccumulator<2>*, double);
+                                     ContactStage, CrackContactAccumulator<2>*, double, const parallel::Communicator*);
 template void apply_crack_contact<3>(NodeFields<3>&, const Grid<3>&, int, const std::vector<bool>&,
                                      const std::vector<Crack>&, const CrackFields<3>&, const MpmContactSpec&, double,
-                                     ContactStage, CrackContactAccumulator<3>*, double);
+                                     ContactStage, CrackContactAccumulator<3>*, double, const parallel::Communicator*);
 
 }  // namespace tribo::mpm

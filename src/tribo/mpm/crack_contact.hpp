@@ -15,6 +15,7 @@
 #include "tribo/mpm/crack_geometry.hpp"
 #include "tribo/mpm/grid.hpp"
 #include "tribo/mpm/node_fields.hpp"
+#include "tribo/parallel/communicator.hpp"
 
 namespace tribo::mpm {
 
@@ -24,6 +25,9 @@ template <int Dim>
 struct CrackContactAccumulator {
   std::vector<Vec<Dim>> impulse;  // per crack: on the material above it from the material below, N s
   double frictional_work = 0.0;   // J
+  // Across processes, per node: whether this process adds the node's impulses and work (a node
+  // shared with lower ranks is counted by the lowest); empty: every node.
+  std::vector<char> counted_node;
 
   void resize(int cracks) { impulse.assign(cracks, Vec<Dim>::Zero()); }
   void clear() {
@@ -36,11 +40,13 @@ struct CrackContactAccumulator {
 // (flat index n * (4 F) + c F + f). `rigid_field` is per material field. The settings are the
 // deck's mpm.contact (normals are not used: the crack gives them; Vmin is); the displacement check
 // is forced on, by displacements. `thickness`: 2D, the deck's (in the full node volume of Vmin).
+// `processes` (across processes): the dust threshold is the heaviest node entry of every process,
+// so that the holders of a shared node decide alike.
 template <int Dim>
 void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int material_fields,
                          const std::vector<bool>& rigid_field, const std::vector<Crack>& cracks,
                          const CrackFields<Dim>& fields, const MpmContactSpec& settings, double dt,
                          ContactStage stage, CrackContactAccumulator<Dim>* accumulator,  // null: do not record
-                         double thickness = 1.0);
+                         double thickness = 1.0, const parallel::Communicator* processes = nullptr);
 
 }  // namespace tribo::mpm

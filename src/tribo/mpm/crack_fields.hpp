@@ -43,9 +43,18 @@ class CrackFields {
   }
 
   // Cell flags, particle-node crossings and the fields they give, for the current positions.
+  // Across processes the node masks must be those of every particle, not this process's only (a
+  // shared node's fields are summed entry by entry, so every holder must rank its crack fields
+  // alike): `complete_masks(node_mask)` is called between the crossings and the fields, and ORs
+  // each shared node's mask with the other holders' (MpmSimulation::complete_crack_masks).
+  template <class Shape, class CompleteMasks>
+  void assign(const Grid<Dim>& grid, const std::vector<Vec<Dim>>& positions, double half_width,
+              const std::vector<Crack>& cracks, CompleteMasks&& complete_masks);
   template <class Shape>
   void assign(const Grid<Dim>& grid, const std::vector<Vec<Dim>>& positions, double half_width,
-              const std::vector<Crack>& cracks);
+              const std::vector<Crack>& cracks) {
+    assign<Shape>(grid, positions, half_width, cracks, [](std::vector<std::uint64_t>&) {});
+  }
 
   // Crack-field offsets (c F) of the stencil nodes of particle p, in stencil order; null when p
   // is far from every crack (all its nodes use field [0]).
@@ -88,9 +97,9 @@ class CrackFields {
 };
 
 template <int Dim>
-template <class Shape>
+template <class Shape, class CompleteMasks>
 void CrackFields<Dim>::assign(const Grid<Dim>& grid, const std::vector<Vec<Dim>>& positions, double half_width,
-                              const std::vector<Crack>& cracks) {
+                              const std::vector<Crack>& cracks, CompleteMasks&& complete_masks) {
   if (static_cast<int>(cracks.size()) > kMaxCracks)
     throw std::invalid_argument("at most 32 MPM cracks are supported");
   constexpr int S = stencil_size<Dim, Shape::support>();
@@ -179,6 +188,8 @@ void CrackFields<Dim>::assign(const Grid<Dim>& grid, const std::vector<Vec<Dim>>
       }
     }
   }
+
+  complete_masks(node_mask_);
 
   // 4. Crossings to fields: none [0]; one crack, the rank of its combination among the node's
   // [1] or [2] (a third combination at a node shares [2]: more than two cracks at one node are

@@ -203,6 +203,7 @@ class MpmSimulation final : public Simulation<Dim> {
   void place_boundary_conditions();
   void rebalance();
   void adopt_sub_grid();
+  void complete_crack_masks(std::vector<std::uint64_t>& masks);
   // A vector summed over the processes (each holds its particles' and counted nodes' share).
   Vec<Dim> sum_over_processes(Vec<Dim> value) const {
     if (distributed_) processes_.sum_in_place(std::span<double>(value.data(), Dim));
@@ -395,6 +396,14 @@ void MpmSimulation<Dim>::place_boundary_conditions() {
     if (halo_.peers()[k] < processes_.rank())
       for (long node : halo_.shared_nodes(k)) counted[static_cast<std::size_t>(node)] = 0;
   for (auto& constraint : boundary_.constraints) constraint.counted = counted[static_cast<std::size_t>(constraint.node)];
+  if (cracked()) {
+    crack_contact_.counted_node = counted;
+    // Material contact sees node n's crack field c as a node of its own, n C + c (apply_contact).
+    std::vector<char> per_crack_field(counted.size() * kCrackFields);
+    for (std::size_t n = 0; n < counted.size(); ++n)
+      for (int c = 0; c < kCrackFields; ++c) per_crack_field[n * kCrackFields + c] = counted[n];
+    counted = std::move(per_crack_field);
+  }
   contact_.counted_node = std::move(counted);
 }
 
@@ -419,7 +428,7 @@ void MpmSimulation<Dim>::rebalance() {
   slip_history_.slip.assign(nodes_.mass.size(), 0.0);
   // Each non-zero entry goes to every process whose new sub-grid holds its node (global index,
   // field, value); holders of a shared node had the same bits, so duplicates agree.
-  const int F = layout_.fields;
+  const int F = nodes_.fields;  // entries per node: crack fields x material fields
   std::vector<SubGrid<Dim>> subs;
   for (int r = 0; r < processes_.size(); ++r)
     subs.push_back(sub_grid_for_box(global_grid_, decomposition_.box(r), reach_));
@@ -464,8 +473,31 @@ void MpmSimulation<Dim>::adopt_sub_grid() {
   nodes_.contact_data = contact_data;
   stencil_.clear();  // the scatter partition and the sort are laid out on the grid: again
   size_particle_scratch();
+  if (cracked()) crack_fields_.allocate(grid_, particles_.size(), layout_.fields);
   place_boundary_conditions();
   if (!slip_history_.slip.empty()) slip_history_.slip.assign(nodes_.mass.size(), 0.0);
+}
+
+// Across processes: each shared node's crack masks (which (crack, side) combinations reach it)
+// ORed with the other holders', through a halo sum of one 0/1 entry per combination, so that
+// every holder ranks the node's crack fields alike (CrackFields::assign).
+template <int Dim>
+void MpmSimulation<Dim>::complete_crack_masks(std::vector<std::uint64_t>& masks) {
+  const int combinations = 2 * static_cast<int>(cracks_.size());
+  std::vector<double> bits(masks.size() * static_cast<std::size_t>(combinations), 0.0);
+  for (std::size_t n = 0; n < masks.size(); ++n)
+    if (masks[n] != 0)
+      for (int c = 0; c < combinations; ++c) bits[n * combinations + c] = static_cast<double>(masks[n] >> c & 1u);
+  const auto start = std::chrono::steady_clock::now();
+  const HaloColumn column{bits.data(), 1};
+  halo_.sum(processes_, combinations, std::span<const HaloColumn>(&column, 1));
+  communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (std::size_t n = 0; n < masks.size(); ++n) {
+    std::uint64_t m = 0;
+    for (int c = 0; c < combinations; ++c)
+      if (bits[n * combinations + c] > 0.0) m |= std::uint64_t{1} << c;
+    masks[n] = m;
+  }
 }
 
 // Across processes: which particles this process keeps (those of its box of a recursive
@@ -568,7 +600,11 @@ void MpmSimulation<Dim>::step_with() {
   contact_.clear();
   if (cracked()) {
     crack_contact_.clear();
-    crack_fields_.template assign<Shape>(grid_, particles_.position, half_width_, cracks_);
+    if (distributed_)
+      crack_fields_.template assign<Shape>(grid_, particles_.position, half_width_, cracks_,
+                                           [this](std::vector<std::uint64_t>& masks) { complete_crack_masks(masks); });
+    else
+      crack_fields_.template assign<Shape>(grid_, particles_.position, half_width_, cracks_);
   }
   // A ramp loads the bodies quasi-statically (no dynamic overshoot of the contact forces).
   const double ramp = spec_.gravity_ramp > 0.0 ? std::min(1.0, (time_ + 0.5 * dt_) / spec_.gravity_ramp) : 1.0;
@@ -607,9 +643,23 @@ void MpmSimulation<Dim>::step_with() {
   external_impulse_ += impose_boundary_conditions();
   apply_contact(ContactStage::AfterMomentumUpdate);
   update_particles<Shape>();
-  if (cracked())
+  if (cracked() && distributed_) {
+    const int rank = processes_.rank();
+    move_crack_surfaces<Dim, Shape>(
+        cracks_, crack_fields_, nodes_, grid_, layout_.fields, half_width_, dt_, node_mass_floor(),
+        [this, rank](const Vec2& x) {
+          if constexpr (Dim == 2) return decomposition_.owner(x) == rank;
+          else return true;
+        },
+        [this](std::span<double> values) {
+          const auto start = std::chrono::steady_clock::now();
+          processes_.sum_in_place(values);
+          communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        });
+  } else if (cracked()) {
     move_crack_surfaces<Dim, Shape>(cracks_, crack_fields_, nodes_, grid_, layout_.fields, half_width_, dt_,
                                     node_mass_floor());
+  }
   if (scheme == UpdateScheme::Musl) {
     reextrapolate_momenta<Shape>();
     sum_halo(HaloSum::Momentum);
@@ -843,7 +893,8 @@ void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool cou
   }
   if (cracked())
     apply_crack_contact(nodes_, grid_, layout_.fields, layout_.rigid_field, cracks_, crack_fields_, spec_.mpm.contact,
-                        dt_, stage, record ? &crack_contact_ : nullptr, spec_.thickness);
+                        dt_, stage, record ? &crack_contact_ : nullptr, spec_.thickness,
+                        distributed_ ? &processes_ : nullptr);
   if (!count_work) {
     contact_.frictional_work = work_before;
     crack_contact_.frictional_work = crack_work_before;
@@ -1119,7 +1170,7 @@ Vec3 MpmSimulation<Dim>::contact_force(int material_a, int material_b) const {
 template <int Dim>
 Vec3 MpmSimulation<Dim>::crack_force(int crack) const {
   if (crack < 0 || crack >= static_cast<int>(cracks_.size())) return Vec3::Zero();
-  return to_vec3<Dim>(Vec<Dim>(crack_contact_.impulse[crack] / dt_));
+  return to_vec3<Dim>(Vec<Dim>(sum_over_processes(crack_contact_.impulse[crack]) / dt_));
 }
 
 // Each crack as three polylines: its plane, the surface above and the surface below (cells 3c,
@@ -1326,7 +1377,6 @@ double MpmSimulation<Dim>::time_step_limit() const {
 
 std::string unsupported_across_processes(const SimulationSpec& spec) {
   const MpmContactSpec& contact = spec.mpm.contact;
-  if (!spec.mpm.cracks.empty()) return "mpm.cracks: cracks on more than one process are not supported yet (run on one)";
   if (contact.slip == ContactSlipPoint::Surface)
     return "mpm.contact.slip: surface on more than one process is not supported yet";
   return "";
