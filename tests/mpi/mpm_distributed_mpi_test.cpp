@@ -210,15 +210,14 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"gear_press", "gear-press.yaml", 100, "", "", false},
                       // Cracks (issue 16): the crack fields of a shared node ranked alike on every
                       // holder (its crack masks ORed across them), each crack surface particle
-                      // moved by the process whose box holds it, crack contact counted once. The
-                      // plate's crack closes and slides under the platens within 600 steps; the
-                      // wedge slides on its crack; the block's closed crack carries the load
-                      // (100 steps, as issue 16 asks: at step 198 a node of its closed crack,
-                      // faces coincident, decides otherwise on 2 processes, a jump of 3e-7 of
-                      // the crack force after 197 steps within 1e-14).
-                      // On 3 processes the plate's crack force departs from the one-process run from step 51
-                      // (2e-9 N/m), growing to 3% of it by step 75 while the crack closes: not
-                      // explained yet (2 processes agree over 600 steps), so 50 steps here.
+                      // moved by the process whose box holds it, crack contact counted once.
+                      // The plate: 50 steps, since on 3 processes its crack force leaves the
+                      // one-process run from step 51 (2e-9 N/m), growing to 3% of it by step 75
+                      // as the crack closes; not explained yet (2 processes agree over 600 steps).
+                      // The wedge slides on its crack. The block's closed crack carries the load:
+                      // 100 steps, as issue 16 asks (at step 198 a node of its closed crack, faces
+                      // coincident, decides otherwise on 2 processes: a jump of 3e-7 of the crack
+                      // force after 197 steps within 1e-14).
                       Case{"cracked_plate", "cracked-plate.yaml", 50, "", "", false},
                       Case{"crack_friction", "validation/crack-friction.yaml", 300, "", "", false},
                       Case{"crack_compression", "validation/crack-compression.yaml", 100, "", "", false},

@@ -204,6 +204,13 @@ class MpmSimulation final : public Simulation<Dim> {
   void rebalance();
   void adopt_sub_grid();
   void complete_crack_masks(std::vector<std::uint64_t>& masks);
+  // Runs an exchange between processes, its wall time added to communication_seconds_.
+  template <class Exchange>
+  void communicate(Exchange&& exchange) {
+    const auto start = std::chrono::steady_clock::now();
+    exchange();
+    communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
   // A vector summed over the processes (each holds its particles' and counted nodes' share).
   Vec<Dim> sum_over_processes(Vec<Dim> value) const {
     if (distributed_) processes_.sum_in_place(std::span<double>(value.data(), Dim));
@@ -488,10 +495,10 @@ void MpmSimulation<Dim>::complete_crack_masks(std::vector<std::uint64_t>& masks)
   for (std::size_t n = 0; n < masks.size(); ++n)
     if (masks[n] != 0)
       for (int c = 0; c < combinations; ++c) bits[n * combinations + c] = static_cast<double>(masks[n] >> c & 1u);
-  const auto start = std::chrono::steady_clock::now();
-  const HaloColumn column{bits.data(), 1};
-  halo_.sum(processes_, combinations, std::span<const HaloColumn>(&column, 1));
-  communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  communicate([&] {
+    const HaloColumn column{bits.data(), 1};
+    halo_.sum(processes_, combinations, std::span<const HaloColumn>(&column, 1));
+  });
   for (std::size_t n = 0; n < masks.size(); ++n) {
     std::uint64_t m = 0;
     for (int c = 0; c < combinations; ++c)
@@ -552,9 +559,7 @@ void MpmSimulation<Dim>::sum_halo(HaloSum which) {
   } else {
     columns = {halo_column<Dim>(nodes_.momentum)};
   }
-  const auto start = std::chrono::steady_clock::now();
-  halo_.sum(processes_, nodes_.fields, columns);
-  communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  communicate([&] { halo_.sum(processes_, nodes_.fields, columns); });
 }
 
 // After the move: each particle goes to the process whose box holds it (kept ones first, in
@@ -563,9 +568,7 @@ template <int Dim>
 void MpmSimulation<Dim>::migrate_particles() {
   std::vector<int> owner(particles_.size());
   for (std::size_t p = 0; p < particles_.size(); ++p) owner[p] = decomposition_.owner(particles_.position[p]);
-  const auto start = std::chrono::steady_clock::now();
-  parallel::migrate_particles(particle_arrays(*this), owner, processes_);
-  communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  communicate([&] { parallel::migrate_particles(particle_arrays(*this), owner, processes_); });
   size_particle_scratch();
 }
 
@@ -652,9 +655,7 @@ void MpmSimulation<Dim>::step_with() {
           else return true;
         },
         [this](std::span<double> values) {
-          const auto start = std::chrono::steady_clock::now();
-          processes_.sum_in_place(values);
-          communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          communicate([&] { processes_.sum_in_place(values); });
         });
   } else if (cracked()) {
     move_crack_surfaces<Dim, Shape>(cracks_, crack_fields_, nodes_, grid_, layout_.fields, half_width_, dt_,
@@ -1023,12 +1024,12 @@ template <class Shape>
 void MpmSimulation<Dim>::build_regression_neighbourhoods() {
   const double dust = node_field_dust(nodes_, distributed_ ? &processes_ : nullptr);
   if (distributed_) {
-    const auto start = std::chrono::steady_clock::now();
-    const double width = (reach_ + 2) * global_grid_.cell.maxCoeff();
-    const auto ghosts = parallel::GhostExchange<Dim>::build(particles_.position, decomposition_, width, processes_);
-    ghosts.gather(std::tuple{NamedArray{"position", particles_.position}, NamedArray{"field", field_}},
-                  std::tuple{NamedArray{"position", ghost_position_}, NamedArray{"field", ghost_field_}}, processes_);
-    communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    communicate([&] {
+      const double width = (reach_ + 2) * global_grid_.cell.maxCoeff();
+      const auto ghosts = parallel::GhostExchange<Dim>::build(particles_.position, decomposition_, width, processes_);
+      ghosts.gather(std::tuple{NamedArray{"position", particles_.position}, NamedArray{"field", field_}},
+                    std::tuple{NamedArray{"position", ghost_position_}, NamedArray{"field", ghost_field_}}, processes_);
+    });
   }
   around_.template build<Shape>(grid_, nodes_, particles_, field_, half_width_, dust, ghost_position_, ghost_field_);
 }
