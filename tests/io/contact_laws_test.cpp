@@ -12,60 +12,17 @@
 
 #include "tribo/io/deck_reader.hpp"
 #include "tribo/io/deck_writer.hpp"
+#include "../support/docs_tables.hpp"
 
 namespace tribo::io {
 namespace {
 
 namespace fs = std::filesystem;
+using test_support::row_of;
+using test_support::wrapped;
 
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// The rows of the markdown table that follows `heading` in docs/deck.md, as cells (trimmed).
 std::vector<std::vector<std::string>> table_after(const std::string& heading) {
-  const std::string doc = read_text(fs::path(TRIBO_SOURCE_DIR) / "docs" / "deck.md");
-  std::size_t at = doc.find(heading);
-  EXPECT_NE(at, std::string::npos) << heading;
-  std::vector<std::vector<std::string>> rows;
-  if (at == std::string::npos) return rows;
-  at = doc.find("\n|", at);
-  std::istringstream lines(doc.substr(at + 1));
-  std::string line;
-  while (std::getline(lines, line) && !line.empty() && line[0] == '|') {
-    std::vector<std::string> cells;
-    // Cells split at '|' not escaped as '\|'.
-    std::string cell;
-    for (std::size_t i = 1; i < line.size(); ++i) {
-      if (line[i] == '|' && line[i - 1] != '\\') {
-        const std::size_t b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
-        cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
-        cell.clear();
-      } else {
-        cell += line[i];
-      }
-    }
-    rows.push_back(cells);
-  }
-  return rows;
-}
-
-// prefix + word + suffix, built by appending (GCC 12 warns, falsely, on "x" + std::string(...)).
-std::string wrapped(std::string_view prefix, std::string_view word, std::string_view suffix) {
-  std::string out(prefix);
-  out.append(word);
-  out.append(suffix);
-  return out;
-}
-
-const std::vector<std::string>* row_of(const std::vector<std::vector<std::string>>& rows, std::string_view key) {
-  const std::string quoted = wrapped("`", key, "`");
-  for (const auto& row : rows)
-    if (!row.empty() && row[0] == quoted) return &row;
-  return nullptr;
+  return test_support::deck_doc_table_after(heading);
 }
 
 TEST(ContactLawDescriptors, DocsLawTableHasEveryKeyWithItsRuleUnitDefaultAndLaws) {
@@ -113,10 +70,7 @@ TEST(ContactLawDescriptors, DocsPdContactTableListsThePdLaws) {
 }
 
 TEST(ContactLawDescriptors, FuzzDictionaryHoldsEveryLawNameAndKey) {
-  const std::string dict = read_text(fs::path(TRIBO_SOURCE_DIR) / "fuzz" / "deck.dict");
-  auto has = [&](std::string_view word) {
-    return dict.find(wrapped("\n\"", word, "\"\n")) != std::string::npos;
-  };
+  auto has = [](std::string_view word) { return test_support::fuzz_dictionary_has(word); };
   EXPECT_TRUE(has("law"));
   for (const contact::ContactLawDescriptor& law : contact::kContactLaws)
     EXPECT_TRUE(has(law.name)) << "fuzz/deck.dict lacks \"" << law.name << "\"";

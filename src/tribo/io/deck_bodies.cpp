@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "tribo/core/material_models.hpp"
+
 #include "tribo/io/deck_sections.hpp"
 
 namespace tribo::io::deck {
@@ -11,56 +13,78 @@ namespace tribo::io::deck {
 namespace {
 
 // ---- materials ------------------------------------------------------------------------------
-bool is_mpm_model(MaterialModel m) {
-  return m == MaterialModel::LinearElastic || m == MaterialModel::NeoHookean ||
-         m == MaterialModel::Rigid;
+// Which model a method takes, which keys a model reads and each key's range: the descriptors of
+// core/material_models.hpp.
+std::vector<std::string_view> material_keys() {
+  std::vector<std::string_view> keys{"name", "model"};
+  for (const MaterialKey& key : kMaterialKeys) keys.push_back(key.key);
+  return keys;
 }
-bool is_pd_model(MaterialModel m) {
-  return m == MaterialModel::Pmb || m == MaterialModel::Lps || m == MaterialModel::Rigid;
+
+std::vector<std::string_view> models_taken_by(bool mpm) {
+  std::vector<std::string_view> names;
+  for (const MaterialModelDescriptor& d : kMaterialModels)
+    if (d.taken_by(mpm)) names.push_back(d.name);
+  return names;
+}
+
+bool any_model_of_method_reads(bool mpm, std::string_view key) {
+  for (const MaterialModelDescriptor& d : kMaterialModels)
+    if (d.taken_by(mpm) && d.reads(key)) return true;
+  return false;
+}
+
+// One key of a material whose model reads it: its value by the key's rule.
+void read_material_key(const DeckMap& map, const MaterialKey& key, const MaterialModelDescriptor& model,
+                       MaterialSpec& m) {
+  switch (key.check) {
+    case MaterialKeyRule::Positive:
+      if (!key.elastic_constant && !map.has(key.key)) return;  // keeps MaterialSpec's default
+      if (key.elastic_constant && model.elastic_constants_required && !map.has(key.key)) map.require(key.key);
+      m.*key.number = positive(map, key.key, key.elastic_constant ? 0.0 : m.*key.number);
+      return;
+    case MaterialKeyRule::PoissonRange:
+      // Open bounds: nu = 0.5 is incompressible (bulk modulus infinite), nu = -1 has no shear stiffness.
+      m.*key.number = bounded(map, key.key, 0.0, -1.0, true, 0.5, true);
+      return;
+    case MaterialKeyRule::PositiveOrNull:
+      if (!map.has(key.key)) return;
+      m.*key.optional = map.optional_number(key.key);
+      if (m.*key.optional && !(*(m.*key.optional) > 0.0))
+        map.get(key.key)->fail(fmt::format("must be > 0, got {}", *(m.*key.optional)));
+      return;
+  }
 }
 
 MaterialSpec read_material(const DeckNode& node, const SimulationSpec& spec) {
-  const DeckMap map = node.map(
-      {"name", "model", "density", "youngs_modulus", "poisson_ratio", "critical_stretch"});
+  const DeckMap map = node.map(material_keys());
   MaterialSpec m;
   m.name = read_name(map.require("name"));
   const bool mpm = spec.method == Method::Mpm;
-  m.model = deck::choice(map, "model", kMaterialModelNames, "material model",
-                         mpm ? MaterialModel::LinearElastic : MaterialModel::Pmb);
-  const std::string model(name_of(m.model, kMaterialModelNames));
-  if (mpm && !is_mpm_model(m.model))
-    map.get("model")->fail(fmt::format("'{}' is a peridynamics model; an mpm deck takes "
-                                       "linear-elastic, neo-hookean or rigid",
-                                       model));
-  if (!mpm && !is_pd_model(m.model))
-    map.get("model")->fail(
-        fmt::format("'{}' is an MPM model; a pd deck takes pmb, lps or rigid", model));
-
-  m.density = positive(map, "density", m.density);
-  if (m.rigid()) {
-    m.youngs_modulus = positive(map, "youngs_modulus", 0.0);  // unused; checked if given
-  } else {
-    if (!map.has("youngs_modulus")) map.require("youngs_modulus");
-    m.youngs_modulus = positive(map, "youngs_modulus", 0.0);
-  }
-  // Open bounds: nu = 0.5 is incompressible (bulk modulus infinite), nu = -1 has no shear stiffness.
-  m.poisson_ratio = bounded(map, "poisson_ratio", 0.0, -1.0, true, 0.5, true);
-  if (m.model == MaterialModel::Pmb) {
-    // Bond-based PD fixes Poisson's ratio (Silling 2000): 1/4 in 3D, 1/3 in 2D (DESIGN.md).
-    const double fixed = spec.dimension == 3 ? 0.25 : 1.0 / 3.0;
-    if (auto nu = map.get("poisson_ratio"); nu && std::abs(m.poisson_ratio - fixed) > 1.0e-3)
-      nu->fail(fmt::format("a pmb material has poisson_ratio {} in {}D (bond-based "
-                           "peridynamics), got {}; use lps for another value",
-                           spec.dimension == 3 ? "0.25" : "1/3", spec.dimension, m.poisson_ratio));
-    m.poisson_ratio = fixed;
-  }
-  if (auto stretch = map.get("critical_stretch")) {
-    if (mpm) stretch->fail("critical_stretch is a peridynamics key (bond breaking); an mpm deck "
-                           "has no bonds");
-    if (m.rigid()) stretch->fail("a rigid material has no bonds to break");
-    m.critical_stretch = map.optional_number("critical_stretch");
-    if (m.critical_stretch && !(*m.critical_stretch > 0.0))
-      stretch->fail(fmt::format("must be > 0, got {}", *m.critical_stretch));
+  m.model = deck::choice(map, "model", kMaterialModelNames, "material model", default_material_model(mpm));
+  const MaterialModelDescriptor& model = descriptor_of(m.model);
+  if (!model.taken_by(mpm))
+    map.get("model")->fail(fmt::format("'{}' is {}; {} deck takes {}", model.name,
+                                       mpm ? "a peridynamics model" : "an MPM model", mpm ? "an mpm" : "a pd",
+                                       join_choices(models_taken_by(mpm))));
+  for (const MaterialKey& key : kMaterialKeys) {
+    if (!model.reads(key.key)) {
+      if (auto given = map.get(key.key)) {
+        if (!any_model_of_method_reads(mpm, key.key)) given->fail(std::string(key.method_refusal));
+        given->fail(fmt::format("a {} material has no {}", model.name, key.model_lacks));
+      }
+      continue;
+    }
+    read_material_key(map, key, model, m);
+    if (key.key == "poisson_ratio" && model.fixed_poisson_ratio) {
+      // Bond-based PD fixes Poisson's ratio (Silling 2000): 1/4 in 3D, 1/3 in 2D (DESIGN.md).
+      const double fixed = spec.dimension == 3 ? 0.25 : 1.0 / 3.0;
+      if (auto nu = map.get("poisson_ratio"); nu && std::abs(m.poisson_ratio - fixed) > 1.0e-3)
+        nu->fail(fmt::format("a {} material has poisson_ratio {} in {}D (bond-based "
+                             "peridynamics), got {}; use lps for another value",
+                             model.name, spec.dimension == 3 ? "0.25" : "1/3", spec.dimension, m.poisson_ratio));
+      m.poisson_ratio = fixed;
+    }
   }
   return m;
 }
@@ -75,7 +99,7 @@ void read_materials(const DeckNode& node, SimulationSpec& spec) {
     MaterialSpec m = read_material(item, spec);
     const int earlier = spec.material_index(m.name);
     if (earlier >= 0)
-      item.map({"name", "model", "density", "youngs_modulus", "poisson_ratio", "critical_stretch"})
+      item.map(material_keys())
           .get("name")
           ->fail(fmt::format("duplicate material name '{}' (first given at line {})", m.name,
                              lines[earlier]));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tribo/contact/contact_laws.hpp"
+#include "tribo/core/material_models.hpp"
 #include "tribo/core/simulation_spec.hpp"
 
 namespace tribo::io {
@@ -22,13 +23,13 @@ inline constexpr std::array<DeckName<Method>, 2> kMethodNames{{
     {Method::Pd, "pd"},
 }};
 
-inline constexpr std::array<DeckName<MaterialModel>, 5> kMaterialModelNames{{
-    {MaterialModel::LinearElastic, "linear-elastic"},
-    {MaterialModel::NeoHookean, "neo-hookean"},
-    {MaterialModel::Rigid, "rigid"},
-    {MaterialModel::Pmb, "pmb"},
-    {MaterialModel::Lps, "lps"},
-}};
+// From the material descriptors (core/material_models.hpp).
+constexpr std::array<DeckName<MaterialModel>, kMaterialModels.size()> material_model_names() {
+  std::array<DeckName<MaterialModel>, kMaterialModels.size()> names{};
+  for (std::size_t i = 0; i < names.size(); ++i) names[i] = {kMaterialModels[i].model, kMaterialModels[i].name};
+  return names;
+}
+inline constexpr auto kMaterialModelNames = material_model_names();
 
 // From the law descriptors (contact/contact_laws.hpp).
 constexpr std::array<DeckName<ContactLaw>, contact::kContactLaws.size()> contact_law_names() {

@@ -103,14 +103,20 @@ void emit_materials(YAML::Emitter& out, const SimulationSpec& spec) {
     out << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "name" << YAML::Value << m.name;
     out << YAML::Key << "model" << YAML::Value << name(m.model, kMaterialModelNames);
-    out << YAML::Key << "density" << YAML::Value << number(m.density);
-    // A rigid material has no stiffness; its elastic constants are written only when given.
-    if (!m.rigid() || m.youngs_modulus > 0.0)
-      out << YAML::Key << "youngs_modulus" << YAML::Value << number(m.youngs_modulus);
-    if (!m.rigid() || m.poisson_ratio != 0.0)
-      out << YAML::Key << "poisson_ratio" << YAML::Value << number(m.poisson_ratio);
-    if (m.critical_stretch)
-      out << YAML::Key << "critical_stretch" << YAML::Value << number(*m.critical_stretch);
+    // The keys its model reads (core/material_models.hpp). A model without stiffness (rigid) has its
+    // elastic constants written only when given; a key that may be "not given" only when it is.
+    const MaterialModelDescriptor& model = descriptor_of(m.model);
+    for (const MaterialKey& key : kMaterialKeys) {
+      if (!model.reads(key.key)) continue;
+      if (key.optional != nullptr) {
+        if (const std::optional<double>& value = m.*key.optional)
+          out << YAML::Key << std::string(key.key) << YAML::Value << number(*value);
+        continue;
+      }
+      const double value = m.*key.number;
+      if (key.elastic_constant && !model.elastic_constants_required && value == 0.0) continue;
+      out << YAML::Key << std::string(key.key) << YAML::Value << number(value);
+    }
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;

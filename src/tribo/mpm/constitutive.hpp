@@ -25,6 +25,36 @@ double corotational_linear_elastic(const Mat3& F, const ElasticConstants& c, boo
 // sigma = mu/J (B - I) + lambda ln J / J I,  W = mu/2 (tr C - 3) - mu ln J + lambda/2 (ln J)^2.
 double neo_hookean(const Mat3& F, const ElasticConstants& c, Mat3& stress);
 
+// The stress kernel of each MPM material model (core/material_models.hpp). The particle loop of
+// the stress update is templated on one of them, chosen once per step: StressModel<M> when every
+// deformable material of the deck has model M, MixedStressModels (a branch per particle) when
+// they differ. Each returns the strain energy per unit reference volume.
+template <MaterialModel M>
+struct StressModel;
+
+template <>
+struct StressModel<MaterialModel::LinearElastic> {
+  static double update(int, const Mat3& F, const ElasticConstants& c, bool plane, Mat3& stress) {
+    return corotational_linear_elastic(F, c, plane, stress);
+  }
+};
+
+template <>
+struct StressModel<MaterialModel::NeoHookean> {
+  static double update(int, const Mat3& F, const ElasticConstants& c, bool, Mat3& stress) {
+    return neo_hookean(F, c, stress);
+  }
+};
+
+// Materials of different models in one deck: the model of the particle's material.
+struct MixedStressModels {
+  const MaterialModel* model;  // per material
+  double update(int material, const Mat3& F, const ElasticConstants& c, bool plane, Mat3& stress) const {
+    return model[material] == MaterialModel::NeoHookean ? neo_hookean(F, c, stress)
+                                                        : corotational_linear_elastic(F, c, plane, stress);
+  }
+};
+
 // P-wave speed sqrt((lambda + 2 mu)/rho), the fastest wave in an elastic material (m/s).
 double dilatational_wave_speed(const MaterialSpec& m);
 

@@ -180,6 +180,8 @@ class MpmSimulation final : public Simulation<Dim> {
   // stress update is the last use of the positions in the step.
   template <class Shape, bool Move>
   void update_stress();
+  template <class Shape, bool Move, class Stress>
+  void update_stress_with(const Stress& stress);
   void move_particles();
   void sort_particles_by_cell();
   double affine_kinetic_energy() const;
@@ -265,6 +267,9 @@ class MpmSimulation final : public Simulation<Dim> {
   std::vector<char> parked_field_;
   RigidNodeImage<Dim> rigid_image_;
   std::vector<ElasticConstants> elastic_;      // per material
+  std::vector<MaterialModel> material_model_;  // per material
+  // The stress kernel of the step (update_stress): one model for every deformable material, or mixed.
+  enum class UniformModel { LinearElastic, NeoHookean, Mixed } uniform_model_ = UniformModel::LinearElastic;
   GridBoundaryConditions<Dim> boundary_;
   ContactAccumulator<Dim> contact_;
   SlipHistory slip_history_;  // slip-weakening state of static friction, per node entry
@@ -357,7 +362,20 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec, const parallel::Co
     for (int d = 0; d < Dim; ++d)
       if (std::signbit(particles_.velocity[p][d]) || std::signbit(particles_.position[p][d]))
         parked_field_[field_[p]] = 0;
-  for (const MaterialSpec& m : spec_.materials) elastic_.push_back(ElasticConstants::of(m));
+  for (const MaterialSpec& m : spec_.materials) {
+    elastic_.push_back(ElasticConstants::of(m));
+    material_model_.push_back(m.model);
+  }
+  {
+    bool linear = false, neo = false;
+    for (const MaterialSpec& m : spec_.materials) {
+      linear = linear || m.model == MaterialModel::LinearElastic;
+      neo = neo || m.model == MaterialModel::NeoHookean;
+    }
+    uniform_model_ = linear && neo ? UniformModel::Mixed
+                     : neo         ? UniformModel::NeoHookean
+                                   : UniformModel::LinearElastic;
+  }
   // Every process filled every body and classified every particle as one process would (the
   // rigid interior, the still fields): each now keeps its box's share and its part of the grid.
   // The time step from every particle, before the decomposition: the same on every process.
@@ -1051,9 +1069,27 @@ void MpmSimulation<Dim>::sort_particles_by_cell() {
 }
 
 // Velocity gradient from the particle's own field, F <- (I + L dt) F, stress from F.
+// The material model is chosen once per step (constitutive.hpp): the deck's one deformable model,
+// or a branch per particle when it has several.
 template <int Dim>
 template <class Shape, bool Move>
 void MpmSimulation<Dim>::update_stress() {
+  switch (uniform_model_) {
+    case UniformModel::LinearElastic:
+      update_stress_with<Shape, Move>(StressModel<MaterialModel::LinearElastic>{});
+      break;
+    case UniformModel::NeoHookean:
+      update_stress_with<Shape, Move>(StressModel<MaterialModel::NeoHookean>{});
+      break;
+    case UniformModel::Mixed:
+      update_stress_with<Shape, Move>(MixedStressModels{material_model_.data()});
+      break;
+  }
+}
+
+template <int Dim>
+template <class Shape, bool Move, class Stress>
+void MpmSimulation<Dim>::update_stress_with(const Stress& stress) {
   const int F = nodes_.fields;
   const long n = static_cast<long>(particles_.size());
   const double tiny = node_mass_floor();
@@ -1088,11 +1124,7 @@ void MpmSimulation<Dim>::update_stress() {
     const int mat = particles_.material[p];
     const double J = Fp.determinant();
     particles_.volume[p] = J * particles_.reference_volume[p];
-    const ElasticConstants& c = elastic_[mat];
-    strain_energy_density_[p] =
-        spec_.materials[mat].model == MaterialModel::NeoHookean
-            ? neo_hookean(Fp, c, particles_.stress[p])
-            : corotational_linear_elastic(Fp, c, plane, particles_.stress[p]);
+    strain_energy_density_[p] = stress.update(mat, Fp, elastic_[mat], plane, particles_.stress[p]);
   }
 }
 
