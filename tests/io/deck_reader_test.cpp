@@ -16,6 +16,7 @@
 #include <set>
 #include <vector>
 
+#include "tribo/core/option_descriptors.hpp"
 #include "tribo/io/deck_writer.hpp"
 
 namespace tribo::io {
@@ -344,12 +345,12 @@ pd: {spacing: 0.1}
   // Smoothed contact by default, kernel support 2 spacings (issue 12); pairwise keeps 0.9.
   EXPECT_EQ(s3.pd.contact.model, PdContactModel::Smoothed);
   EXPECT_FALSE(s3.pd.contact.radius);
-  EXPECT_EQ(s3.pd.contact.radius_in_spacings(), 2.0);
-  EXPECT_EQ(s3.pd.contact.stiffness_in_units(), 1.0);
+  EXPECT_EQ(radius_in_spacings(s3.pd.contact), 2.0);
+  EXPECT_EQ(stiffness_in_units(s3.pd.contact), 1.0);
   SimulationSpec pairwise = s3;
   pairwise.pd.contact.model = PdContactModel::Pairwise;
-  EXPECT_EQ(pairwise.pd.contact.radius_in_spacings(), 0.9);
-  EXPECT_EQ(pairwise.pd.contact.stiffness_in_units(), 15.0);
+  EXPECT_EQ(radius_in_spacings(pairwise.pd.contact), 0.9);
+  EXPECT_EQ(stiffness_in_units(pairwise.pd.contact), 15.0);
   EXPECT_EQ(s3.pd.contact.friction_model, FrictionModel::Objective);
   EXPECT_EQ(s3.pd.contact.regularization_velocity, 1.0e-3);
   EXPECT_TRUE(s3.pd.surface_correction);

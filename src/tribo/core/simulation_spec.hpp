@@ -161,14 +161,8 @@ struct PdContactSpec {
   // delta (default 1); pairwise, c_s = stiffness c (default 15). Empty = the model's default.
   std::optional<double> stiffness;
   PdContactRadiusRule radius_rule = PdContactRadiusRule::Fixed;  // pairwise only
-  double radius_in_spacings() const {
-    if (radius) return *radius;
-    return model == PdContactModel::Smoothed ? 2.0 : 0.9;
-  }
-  double stiffness_in_units() const {
-    if (stiffness) return *stiffness;
-    return model == PdContactModel::Smoothed ? 1.0 : 15.0;
-  }
+  // radius_in_spacings() and stiffness_in_units() (core/option_descriptors.hpp) give the model's
+  // default when these are empty.
   FrictionModel friction_model = FrictionModel::Objective;
   // The friction law of every pair: one of the laws marked pd in contact/contact_laws.hpp, with
   // its keys (coulomb by default). Its slip_weakening_distance is the slip (m) over which a point's

@@ -85,8 +85,12 @@ void read_contact(const DeckNode& node, const SimulationSpec& spec, MpmContactSp
   contact.normals = choice(map, "normals", kContactNormalNames, "contact normal method",
                            contact.normals);
   if (auto angles = map.get("normal_angles")) {
-    if (contact.normals != ContactNormalMethod::Specified)
-      angles->fail("normal_angles is only used with normals: specified");
+    if (!descriptor_of(contact.normals).reads("normal_angles")) {
+      std::vector<std::string_view> methods;
+      for (const ContactNormalDescriptor& d : kContactNormalMethods)
+        if (d.reads("normal_angles")) methods.push_back(d.name);
+      angles->fail(fmt::format("normal_angles is only used with normals: {}", join_choices(methods)));
+    }
     read_normal_angles(*angles, spec.dimension, contact);
   }
   // Seed document: Vmin is a fraction of a full cell's volume; 1 would screen out every node.

@@ -8,6 +8,7 @@
 
 #include "tribo/contact/contact_laws.hpp"
 #include "tribo/core/material_models.hpp"
+#include "tribo/core/option_descriptors.hpp"
 #include "tribo/core/simulation_spec.hpp"
 
 namespace tribo::io {
@@ -23,13 +24,17 @@ inline constexpr std::array<DeckName<Method>, 2> kMethodNames{{
     {Method::Pd, "pd"},
 }};
 
-// From the material descriptors (core/material_models.hpp).
-constexpr std::array<DeckName<MaterialModel>, kMaterialModels.size()> material_model_names() {
-  std::array<DeckName<MaterialModel>, kMaterialModels.size()> names{};
-  for (std::size_t i = 0; i < names.size(); ++i) names[i] = {kMaterialModels[i].model, kMaterialModels[i].name};
+// The names of a descriptor table (core/material_models.hpp, core/option_descriptors.hpp):
+// `value` is the descriptor's member that holds the enumerator.
+template <class E, class D, std::size_t N>
+constexpr std::array<DeckName<E>, N> names_from(const std::array<D, N>& table, E D::*value) {
+  std::array<DeckName<E>, N> names{};
+  for (std::size_t i = 0; i < N; ++i) names[i] = {table[i].*value, table[i].name};
   return names;
 }
-inline constexpr auto kMaterialModelNames = material_model_names();
+
+// From the material descriptors (core/material_models.hpp).
+inline constexpr auto kMaterialModelNames = names_from(kMaterialModels, &MaterialModelDescriptor::model);
 
 // From the law descriptors (contact/contact_laws.hpp).
 constexpr std::array<DeckName<ContactLaw>, contact::kContactLaws.size()> contact_law_names() {
@@ -40,14 +45,10 @@ constexpr std::array<DeckName<ContactLaw>, contact::kContactLaws.size()> contact
 }
 inline constexpr auto kContactLawNames = contact_law_names();
 
-inline constexpr std::array<DeckName<ContactNormalMethod>, 6> kContactNormalNames{{
-    {ContactNormalMethod::MaxVolumeGradient, "max-volume-gradient"},
-    {ContactNormalMethod::MaxGradient, "max-gradient"},
-    {ContactNormalMethod::AverageVolumeGradient, "average-volume-gradient"},
-    {ContactNormalMethod::MassGradient, "mass-gradient"},
-    {ContactNormalMethod::Specified, "specified"},
-    {ContactNormalMethod::LogisticRegression, "logistic-regression"},
-}};
+// From the option descriptors (core/option_descriptors.hpp).
+inline constexpr auto kContactNormalNames = names_from(kContactNormalMethods, &ContactNormalDescriptor::method);
+inline constexpr auto kFrictionModelNames = names_from(kFrictionModels, &FrictionModelDescriptor::model);
+inline constexpr auto kPdContactModelNames = names_from(kPdContactModels, &PdContactModelDescriptor::model);
 
 inline constexpr std::array<DeckName<ContactNormalLaw>, 2> kContactNormalLawNames{{
     {ContactNormalLaw::Impulse, "impulse"},
@@ -79,18 +80,6 @@ inline constexpr std::array<DeckName<UpdateScheme>, 3> kUpdateSchemeNames{{
 inline constexpr std::array<DeckName<TransferScheme>, 2> kTransferSchemeNames{{
     {TransferScheme::Flip, "flip"},
     {TransferScheme::Apic, "apic"},
-}};
-
-inline constexpr std::array<DeckName<FrictionModel>, 4> kFrictionModelNames{{
-    {FrictionModel::Bfcm, "bfcm"},
-    {FrictionModel::Nfcm, "nfcm"},
-    {FrictionModel::Objective, "objective"},
-    {FrictionModel::None, "none"},
-}};
-
-inline constexpr std::array<DeckName<PdContactModel>, 2> kPdContactModelNames{{
-    {PdContactModel::Smoothed, "smoothed"},
-    {PdContactModel::Pairwise, "pairwise"},
 }};
 
 inline constexpr std::array<DeckName<PdContactRadiusRule>, 2> kPdContactRadiusRuleNames{{

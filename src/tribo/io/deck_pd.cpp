@@ -24,14 +24,17 @@ std::vector<std::string_view> contact_keys() {
 void read_contact(const DeckNode& node, PdContactSpec& contact) {
   const DeckMap map = node.map(contact_keys());
   contact.model = choice(map, "model", kPdContactModelNames, "PD contact model", contact.model);
-  if (map.get("radius")) contact.radius = positive(map, "radius", contact.radius_in_spacings());
+  if (map.get("radius")) contact.radius = positive(map, "radius", radius_in_spacings(contact));
   contact.radius_rule = choice(map, "radius_rule", kPdContactRadiusRuleNames, "contact radius rule",
                                contact.radius_rule);
-  if (contact.radius_rule == PdContactRadiusRule::Lammps &&
-      contact.model != PdContactModel::Pairwise)
-    map.get("radius_rule")->fail("radius_rule: lammps needs model: pairwise");
+  if (contact.radius_rule == PdContactRadiusRule::Lammps && !descriptor_of(contact.model).lammps_radius_rule) {
+    std::vector<std::string_view> models;
+    for (const PdContactModelDescriptor& d : kPdContactModels)
+      if (d.lammps_radius_rule) models.push_back(d.name);
+    map.get("radius_rule")->fail(fmt::format("radius_rule: lammps needs model: {}", join_choices(models)));
+  }
   if (map.get("stiffness"))
-    contact.stiffness = positive(map, "stiffness", contact.stiffness_in_units());
+    contact.stiffness = positive(map, "stiffness", stiffness_in_units(contact));
   contact.friction_model = choice(map, "friction_model", kFrictionModelNames, "friction model",
                                   contact.friction_model);
   ContactLawSpec& law = contact.law;
@@ -49,14 +52,14 @@ void read_contact(const DeckNode& node, PdContactSpec& contact) {
   if (law.law != ContactLaw::Coulomb) {
     if (auto value = map.get("regularization_velocity"))
       value->fail(fmt::format("'regularization_velocity' is not used by law '{}'; set law: coulomb", law_name));
-    if (contact.friction_model == FrictionModel::None)
+    if (!descriptor_of(contact.friction_model).has_friction)
       map.get("law")->fail(fmt::format("law '{}' is not used with friction_model: none", law_name));
   }
   read_law_keys(map, law, map.has("law"), "");
   contact.regularization_velocity =
       non_negative(map, "regularization_velocity", contact.regularization_velocity);
   // Friction coefficients with no friction model would be silently ignored.
-  if (contact.friction_model == FrictionModel::None)
+  if (!descriptor_of(contact.friction_model).has_friction)
     for (std::string_view key : {"friction", "static_friction", "adhesion"})
       if (auto value = map.get(key); value && !value->is_null() && value->number() != 0.0)
         value->fail(fmt::format("'{}' is not used with friction_model: none", key));

@@ -10,50 +10,6 @@ namespace tribo::pd {
 
 namespace {
 
-// The uniform grid of one build: cells of side `cell` over the points' bounding box.
-template <int Dim>
-struct Grid {
-  Vec<Dim> lo = Vec<Dim>::Zero();
-  IVec<Dim> dims = IVec<Dim>::Ones();
-  double cell = 1.0;
-
-  IVec<Dim> coords(const Vec<Dim>& x) const {
-    IVec<Dim> c;
-    for (int d = 0; d < Dim; ++d)
-      c[d] = std::clamp(static_cast<int>(std::floor((x[d] - lo[d]) / cell)), 0, dims[d] - 1);
-    return c;
-  }
-  std::int64_t linear(const IVec<Dim>& c) const {
-    std::int64_t k = 0;
-    for (int d = Dim - 1; d >= 0; --d) k = k * dims[d] + c[d];
-    return k;
-  }
-};
-
-// Cells of side >= radius, coarsened when the bounding box is sparse (far-flung fragments) so the
-// grid never holds more than a few cells per point: memory and the build stay O(N).
-template <int Dim>
-Grid<Dim> make_grid(std::span<const Vec<Dim>> x, double radius) {
-  Grid<Dim> g;
-  Vec<Dim> lo = x[0], hi = x[0];
-  for (const Vec<Dim>& p : x) {
-    lo = lo.cwiseMin(p);
-    hi = hi.cwiseMax(p);
-  }
-  g.lo = lo;
-  const double max_cells = 4.0 * static_cast<double>(x.size()) + 64.0;
-  g.cell = radius;
-  while (true) {
-    double cells = 1.0;
-    for (int d = 0; d < Dim; ++d) cells *= std::floor((hi[d] - lo[d]) / g.cell) + 1.0;
-    if (cells <= max_cells) break;
-    g.cell *= 1.5;
-  }
-  for (int d = 0; d < Dim; ++d)
-    g.dims[d] = static_cast<int>(std::floor((hi[d] - lo[d]) / g.cell)) + 1;
-  return g;
-}
-
 // The bond i -> j in i's family (sorted by neighbour id), or -1.
 std::int64_t find_bond(const BondFamilies& bonds, int i, int j) {
   if (bonds.offset.empty()) return -1;
@@ -110,44 +66,15 @@ void ContactNeighborList<Dim>::build(std::span<const Vec<Dim>> x, std::span<cons
 
   const double radius = search_radius();
   const double radius_squared = radius * radius;
-  const Grid<Dim> grid = make_grid<Dim>(x, radius);
-  std::int64_t cells = 1;
-  for (int d = 0; d < Dim; ++d) cells *= grid.dims[d];
-  cell_start_.assign(static_cast<std::size_t>(cells) + 1, 0);
-  cell_of_point_.resize(n);
-  for (int i = 0; i < n; ++i) {
-    cell_of_point_[i] = static_cast<int>(grid.linear(grid.coords(x[i])));
-    ++cell_start_[cell_of_point_[i] + 1];
-  }
-  for (std::size_t c = 1; c < cell_start_.size(); ++c) cell_start_[c] += cell_start_[c - 1];
-  cell_points_.resize(n);
-  cell_fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
-  for (int i = 0; i < n; ++i) cell_points_[cell_fill_[cell_of_point_[i]]++] = i;
+  grid_.build(x, n, [](std::int64_t k) { return static_cast<int>(k); }, radius);
 
   // Calls visit(j) for every eligible j > i within the search radius, in cell order.
   auto for_each_pair = [&](int i, auto&& visit) {
-    const IVec<Dim> ci = grid.coords(x[i]);
-    IVec<Dim> lo, hi;
-    for (int d = 0; d < Dim; ++d) {
-      lo[d] = std::max(ci[d] - 1, 0);
-      hi[d] = std::min(ci[d] + 1, grid.dims[d] - 1);
-    }
-    IVec<Dim> c = lo;
-    while (true) {
-      const std::int64_t k = grid.linear(c);
-      for (int s = cell_start_[k]; s < cell_start_[k + 1]; ++s) {
-        const int j = cell_points_[s];
-        if (j <= i || (x[j] - x[i]).squaredNorm() > radius_squared) continue;
-        std::int64_t bond;
-        if (classify(i, j, body, eligibility, bonds, bond) != 0) visit(j, bond);
-      }
-      int d = 0;
-      for (; d < Dim; ++d) {
-        if (++c[d] <= hi[d]) break;
-        c[d] = lo[d];
-      }
-      if (d == Dim) break;
-    }
+    grid_.for_each_near(x[i], [&](int j) {
+      if (j <= i || (x[j] - x[i]).squaredNorm() > radius_squared) return;
+      std::int64_t bond;
+      if (classify(i, j, body, eligibility, bonds, bond) != 0) visit(j, bond);
+    });
   };
 
   // Count, prefix-sum, fill: each point writes only its own slice (owner-computes).

@@ -14,6 +14,7 @@
 #include "tribo/core/simulation.hpp"
 #include "tribo/core/types.hpp"
 #include "tribo/pd/bond_family.hpp"
+#include "tribo/pd/cell_list.hpp"
 
 namespace tribo::pd {
 
@@ -61,8 +62,8 @@ class ContactNeighborList {
   long builds_ = 0;
   ContactPairList pairs_;
   std::vector<Vec<Dim>> built_at_;  // positions at the last build
-  // Cell grid (counting sort of the points by cell) and per-point pair counts, reused.
-  std::vector<int> cell_start_, cell_points_, cell_fill_, cell_of_point_;
+  // Cell grid (pd/cell_list.hpp) and per-point pair counts, reused.
+  CellList<Dim> grid_;
   std::vector<std::int64_t> pair_offset_;
 };
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "tribo/pd/cell_list.hpp"
 #include "tribo/pd/parallel.hpp"
 
 namespace tribo::pd {
@@ -15,80 +16,13 @@ double family_radius(PartialVolumeRule rule, double horizon, double spacing) {
 
 namespace {
 
-// A uniform grid of cells of side `cell` over one group's points, as a counting sort: the points
-// of cell c are points[start[c] .. start[c+1]).
-template <int Dim>
-struct CellGrid {
-  Vec<Dim> lo = Vec<Dim>::Zero();
-  IVec<Dim> dims = IVec<Dim>::Ones();
-  double cell = 1.0;
-  std::vector<int> start;
-  std::vector<int> points;
-
-  IVec<Dim> cell_of(const Vec<Dim>& x) const {
-    IVec<Dim> c;
-    for (int d = 0; d < Dim; ++d)
-      c[d] = std::clamp(static_cast<int>(std::floor((x[d] - lo[d]) / cell)), 0, dims[d] - 1);
-    return c;
-  }
-  std::int64_t linear(const IVec<Dim>& c) const {
-    std::int64_t k = 0;
-    for (int d = Dim - 1; d >= 0; --d) k = k * dims[d] + c[d];
-    return k;
-  }
-};
-
-template <int Dim>
-CellGrid<Dim> bin_points(const std::vector<Vec<Dim>>& x, const std::vector<int>& members,
-                         double cell) {
-  CellGrid<Dim> grid;
-  grid.cell = cell;
-  Vec<Dim> lo = x[members.front()], hi = lo;
-  for (int p : members) {
-    lo = lo.cwiseMin(x[p]);
-    hi = hi.cwiseMax(x[p]);
-  }
-  grid.lo = lo;
-  std::int64_t cells = 1;
-  for (int d = 0; d < Dim; ++d) {
-    grid.dims[d] = static_cast<int>(std::floor((hi[d] - lo[d]) / cell)) + 1;
-    cells *= grid.dims[d];
-  }
-  if (cells > std::int64_t{1} << 31)
-    throw std::length_error("pd neighbour search: too many cells for one body");
-  grid.start.assign(static_cast<std::size_t>(cells) + 1, 0);
-  for (int p : members) ++grid.start[grid.linear(grid.cell_of(x[p])) + 1];
-  for (std::size_t c = 1; c < grid.start.size(); ++c) grid.start[c] += grid.start[c - 1];
-  grid.points.resize(members.size());
-  std::vector<int> fill(grid.start.begin(), grid.start.end() - 1);
-  for (int p : members) grid.points[fill[grid.linear(grid.cell_of(x[p]))]++] = p;
-  return grid;
-}
-
 // Calls visit(j) for every point j != i of the grid within the horizon of i.
 template <int Dim, class Visit>
-void for_each_neighbor(const CellGrid<Dim>& grid, const std::vector<Vec<Dim>>& x, int i,
+void for_each_neighbor(const CellList<Dim>& grid, const std::vector<Vec<Dim>>& x, int i,
                        double horizon_squared, Visit&& visit) {
-  const IVec<Dim> ci = grid.cell_of(x[i]);
-  IVec<Dim> lo, hi;
-  for (int d = 0; d < Dim; ++d) {
-    lo[d] = std::max(ci[d] - 1, 0);
-    hi[d] = std::min(ci[d] + 1, grid.dims[d] - 1);
-  }
-  IVec<Dim> c = lo;
-  while (true) {
-    const std::int64_t k = grid.linear(c);
-    for (int s = grid.start[k]; s < grid.start[k + 1]; ++s) {
-      const int j = grid.points[s];
-      if (j != i && (x[j] - x[i]).squaredNorm() <= horizon_squared) visit(j);
-    }
-    int d = 0;
-    for (; d < Dim; ++d) {
-      if (++c[d] <= hi[d]) break;
-      c[d] = lo[d];
-    }
-    if (d == Dim) break;
-  }
+  grid.for_each_near(x[i], [&](int j) {
+    if (j != i && (x[j] - x[i]).squaredNorm() <= horizon_squared) visit(j);
+  });
 }
 
 }  // namespace
@@ -110,9 +44,15 @@ BondFamilies build_bond_families(const NeighborSearchInput<Dim>& input) {
   std::vector<std::vector<int>> members(groups);
   for (int i = 0; i < n; ++i)
     if (!input.bonded || (*input.bonded)[i]) members[group[i]].push_back(i);
-  std::vector<CellGrid<Dim>> grids(groups);
+  // Each group's own grid over its own points (a family is sorted below, so the walk's order
+  // does not matter).
+  std::vector<CellList<Dim>> grids(groups);
   for (int g = 0; g < groups; ++g)
-    if (!members[g].empty()) grids[g] = bin_points<Dim>(x, members[g], radius);
+    if (!members[g].empty()) {
+      const std::vector<int>& m = members[g];
+      grids[g].build(std::span<const Vec<Dim>>(x), static_cast<std::int64_t>(m.size()),
+                     [&](std::int64_t k) { return m[k]; }, radius);
+    }
 
   BondFamilies bonds;
   bonds.offset.assign(n + 1, 0);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tribo/core/option_descriptors.hpp"
 #include "tribo/pd/short_range_force.hpp"
 #include "tribo/pd/slip_history.hpp"
 
@@ -42,7 +43,7 @@ double list_radius(const PdSpec& pd) {
   if (pd.contact.model == PdContactModel::Pairwise &&
       pd.contact.radius_rule == PdContactRadiusRule::Lammps)
     return lammps_radius_cap * pd.spacing;
-  return pd.contact.radius_in_spacings() * pd.spacing;
+  return radius_in_spacings(pd.contact) * pd.spacing;
 }
 
 template <int Dim>
@@ -60,7 +61,7 @@ PdContact<Dim>::PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodi
       bodies_(bodies),
       list_(list_radius(pd), skin_fraction * list_radius(pd)) {
   if (contact_model_ == PdContactModel::Smoothed)
-    calibration_ = calibrate_smoothed_surface<Dim>(pd.contact.radius_in_spacings());
+    calibration_ = calibrate_smoothed_surface<Dim>(radius_in_spacings(pd.contact));
   const ContactLawSpec& friction_law = pd.contact.law;
   law_.coulomb = contact::CoulombFriction::from_coefficients(
       friction_law.friction, friction_law.static_friction, friction_law.adhesion);
@@ -78,7 +79,7 @@ PdContact<Dim>::PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodi
   for (int a = 0; a < body_count_; ++a)
     for (int b = 0; b < body_count_; ++b)
       pair_stiffness_[a * body_count_ + b] =
-          pd.contact.stiffness_in_units() *
+          stiffness_in_units(pd.contact) *
           pair_micromodulus(bodies_[a].micromodulus, bodies_[b].micromodulus) / horizon;
   fragment_stiffness_.assign(static_cast<std::size_t>(body_count_), 0.0);
   for (int a = 0; a < body_count_; ++a)
@@ -86,7 +87,7 @@ PdContact<Dim>::PdContact(const PdSpec& pd, const std::vector<ContactBody>& bodi
                              pair_micromodulus(bodies_[a].micromodulus, bodies_[a].micromodulus) / horizon;
   for (const ContactBody& b : bodies_)
     point_stiffness_.push_back(
-        b.rigid ? 0.0 : pd.contact.stiffness_in_units() * b.micromodulus / horizon);
+        b.rigid ? 0.0 : stiffness_in_units(pd.contact) * b.micromodulus / horizon);
   for (const ContactBody& b : bodies_) {
     eligibility_.rigid.push_back(b.rigid ? 1 : 0);
     eligibility_.self_contact.push_back(!b.rigid && b.breakable ? 1 : 0);
