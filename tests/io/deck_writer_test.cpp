@@ -1,5 +1,7 @@
 // The deck writer: the `deck.yaml` of a run must read back as the same spec (every field, numbers
 // bit for bit) and must spell out every default.
+#include "tribo/contact/contact_laws.hpp"
+#include "tribo/core/material_models.hpp"
 #include "tribo/io/deck_writer.hpp"
 
 #include <gtest/gtest.h>
@@ -40,13 +42,15 @@ void expect_same_shape(const Shape& a, const Shape& b) {
 
 void expect_same_law(const ContactLawSpec& a, const ContactLawSpec& b) {
   EXPECT_EQ(a.law, b.law);
-  EXPECT_EQ(a.friction, b.friction);
-  EXPECT_EQ(a.static_friction, b.static_friction);
-  EXPECT_EQ(a.adhesion, b.adhesion);
-  EXPECT_EQ(a.normal_stiffness, b.normal_stiffness);
-  EXPECT_EQ(a.tangential_stiffness, b.tangential_stiffness);
-  EXPECT_EQ(a.slip_weakening_distance, b.slip_weakening_distance);
-  EXPECT_EQ(a.weakening_velocity, b.weakening_velocity);
+  // Every key of the law table (contact/contact_laws.hpp), so that a new key is compared.
+  for (const contact::ContactLawKey& key : contact::kContactLawKeys) {
+    if (key.number != nullptr) {
+      EXPECT_EQ(a.*key.number, b.*key.number) << key.key;
+    }
+    if (key.optional != nullptr) {
+      EXPECT_EQ(a.*key.optional, b.*key.optional) << key.key;
+    }
+  }
 }
 
 // Field by field, with exact equality: the writer must not round any number.
@@ -66,10 +70,15 @@ void expect_same_spec(const SimulationSpec& a, const SimulationSpec& b) {
     SCOPED_TRACE("material " + a.materials[i].name);
     EXPECT_EQ(a.materials[i].name, b.materials[i].name);
     EXPECT_EQ(a.materials[i].model, b.materials[i].model);
-    EXPECT_EQ(a.materials[i].density, b.materials[i].density);
-    EXPECT_EQ(a.materials[i].youngs_modulus, b.materials[i].youngs_modulus);
-    EXPECT_EQ(a.materials[i].poisson_ratio, b.materials[i].poisson_ratio);
-    EXPECT_EQ(a.materials[i].critical_stretch, b.materials[i].critical_stretch);
+    // Every key of the descriptors (core/material_models.hpp), so that a new key is compared.
+    for (const MaterialKey& key : kMaterialKeys) {
+      if (key.number != nullptr) {
+        EXPECT_EQ(a.materials[i].*key.number, b.materials[i].*key.number) << key.key;
+      }
+      if (key.optional != nullptr) {
+        EXPECT_EQ(a.materials[i].*key.optional, b.materials[i].*key.optional) << key.key;
+      }
+    }
   }
   ASSERT_EQ(a.bodies.size(), b.bodies.size());
   for (std::size_t i = 0; i < a.bodies.size(); ++i) {
