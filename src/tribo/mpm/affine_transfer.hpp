@@ -31,7 +31,7 @@ struct AffineStencil {
     for (int d = 0; d < Dim; ++d) {
       double spread = 0.0;
       for (int k = 0; k < support; ++k) {
-        offset[d][k] = grid.origin[d] + (f.base[d] + k) * grid.cell[d] - x[d];
+        offset[d][k] = grid.node_coordinate(f.base[d] + k, d) - x[d];
         spread += f.w[d][k] * offset[d][k] * offset[d][k];
       }
       inverse_spread[d] = spread > 1e-8 * grid.cell[d] * grid.cell[d] ? 1.0 / spread : 0.0;

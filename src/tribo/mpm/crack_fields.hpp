@@ -121,10 +121,10 @@ void CrackFields<Dim>::assign(const Grid<Dim>& grid, const std::vector<Vec<Dim>>
     for (int i = 0; i < crack.segments(); ++i) {
       IVec<Dim> lo, hi;
       for (int d = 0; d < Dim; ++d) {
-        const double a = d < 2 ? crack.plane[i][d] : grid.origin[d];
-        const double b = d < 2 ? crack.plane[i + 1][d] : grid.upper()[d];
-        const double x0 = (std::min(a, b) - grid.origin[d]) / grid.cell[d];
-        const double x1 = (std::max(a, b) - grid.origin[d]) / grid.cell[d];
+        const double a = d < 2 ? crack.plane[i][d] : grid.node_coordinate(0, d);
+        const double b = d < 2 ? crack.plane[i + 1][d] : grid.node_coordinate(grid.nodes[d] - 1, d);
+        const double x0 = grid.coordinate(std::min(a, b), d);
+        const double x1 = grid.coordinate(std::max(a, b), d);
         lo[d] = std::max(0, static_cast<int>(std::floor(x0)) - kReach);
         hi[d] = std::min(cells_per_axis[d] - 1, static_cast<int>(std::floor(x1)) + kReach);
       }
@@ -146,7 +146,7 @@ void CrackFields<Dim>::assign(const Grid<Dim>& grid, const std::vector<Vec<Dim>>
     IVec<Dim> c;
     bool inside = true;
     for (int d = 0; d < Dim; ++d) {
-      c[d] = static_cast<int>(std::floor((positions[p][d] - grid.origin[d]) / grid.cell[d]));
+      c[d] = static_cast<int>(std::floor(grid.coordinate(positions[p][d], d)));
       inside = inside && c[d] >= 0 && c[d] < cells_per_axis[d];
     }
     if (inside && near_cell_[cell_index(c)]) {

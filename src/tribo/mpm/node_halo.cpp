@@ -21,6 +21,8 @@ SubGrid<Dim> sub_grid_for_box(const Grid<Dim>& global, const parallel::Box<Dim>&
   }
   sub.grid.cell = global.cell;
   sub.grid.origin = global.origin + global.cell.cwiseProduct(sub.first.template cast<double>());
+  sub.grid.global_origin = global.global_origin;
+  sub.grid.first = global.first + sub.first;
   sub.grid.nodes = last - sub.first + IVec<Dim>::Ones();
   return sub;
 }

@@ -80,7 +80,7 @@ struct NodeParticles {
     constexpr int size = stencil_size<Dim, S>();
     int base[Dim];
     double w[Dim][S], dw[Dim][S];
-    for (int d = 0; d < Dim; ++d) base[d] = Shape::weights((x[d] - grid.origin[d]) / grid.cell[d], half_width, w[d], dw[d]);
+    for (int d = 0; d < Dim; ++d) base[d] = Shape::weights(grid.coordinate(x[d], d), half_width, w[d], dw[d]);
     for (int n = 0; n < size; ++n) {
       int rest = n;
       IVec<Dim> ijk;

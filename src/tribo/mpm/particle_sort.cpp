@@ -25,7 +25,7 @@ bool ParticleSorter<Dim>::sort_by_cell(const Grid<Dim>& grid, const std::vector<
     long key = 0;
     for (int d = Dim - 1; d >= 0; --d) {
       // Clamped: a particle off the grid (about to fail the health check) sorts to the edge.
-      const double c = std::floor((positions[p][d] - grid.origin[d]) / grid.cell[d]);
+      const double c = std::floor(grid.coordinate(positions[p][d], d));
       key = key * cells[d] + static_cast<long>(std::clamp(c, 0.0, static_cast<double>(cells[d] - 1)));
     }
     cell_of_[p] = key;

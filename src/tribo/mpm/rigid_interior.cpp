@@ -16,7 +16,7 @@ template <int Dim>
 IVec<Dim> cell_of(const Grid<Dim>& grid, const IVec<Dim>& cells, const Vec<Dim>& x) {
   IVec<Dim> c;
   for (int d = 0; d < Dim; ++d)
-    c[d] = std::clamp(static_cast<int>(std::floor((x[d] - grid.origin[d]) / grid.cell[d])), 0, cells[d] - 1);
+    c[d] = std::clamp(static_cast<int>(std::floor(grid.coordinate(x[d], d))), 0, cells[d] - 1);
   return c;
 }
 

@@ -16,7 +16,8 @@ void ScatterPartition<Dim>::allocate(const Grid<Dim>& grid, std::size_t particle
       if (grid.nodes[d] > grid.nodes[axis_]) axis_ = d;
   const int cells = std::max(1, grid.nodes[axis_] - 1);
   slabs_ = (cells + kSlabCells - 1) / kSlabCells;
-  origin_ = grid.origin[axis_];
+  origin_ = grid.global_origin[axis_];
+  first_ = grid.first[axis_];
   cell_ = grid.cell[axis_];
   slab_of_.assign(particle_count, 0);
   order_.assign(particle_count, 0);
@@ -31,13 +32,13 @@ void ScatterPartition<Dim>::bin(const Grid<Dim>& grid, const std::vector<Vec<Dim
   const long n = static_cast<long>(positions.size());
   if (static_cast<long>(order_.size()) != n) allocate(grid, positions.size());  // never in a run
   const int axis = axis_, slabs = slabs_;
-  const double origin = origin_, cell = cell_;
+  const double origin = origin_, cell = cell_, first = first_;
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < n; ++p) {
-    // The cell by the very expression of the stencils (x - origin) / h, so that the nodes the
+    // The cell by the very expression of the stencils (Grid::coordinate), so that the nodes the
     // particle's stencil touches are those of its slab's range; a particle off the grid (about to
     // fail the health check) goes to the nearest slab.
-    const double c = std::floor((positions[p][axis] - origin) / cell);
+    const double c = std::floor((positions[p][axis] - origin) / cell - first);
     const double last = static_cast<double>(slabs * kSlabCells - 1);
     slab_of_[p] = static_cast<int>(std::clamp(c, 0.0, last)) / kSlabCells;
   }

@@ -67,7 +67,8 @@ class ScatterPartition {
  private:
   int axis_ = 0;
   int slabs_ = 1;
-  double origin_ = 0.0;  // grid origin along the axis, m
+  double origin_ = 0.0;  // the global grid's origin along the axis, m
+  double first_ = 0.0;   // the global index of the grid's first node along the axis
   double cell_ = 1.0;    // cell size along the axis, m
   std::vector<int> slab_of_;  // per particle, scratch of bin()
   std::vector<int> order_;    // particle indices sorted by slab

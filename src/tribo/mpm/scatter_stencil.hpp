@@ -87,7 +87,7 @@ struct ScatterStencil {
     constexpr int S = support;
     for (int d = 0; d < Dim; ++d) {
       // The same division as Stencil, so that both pick the same first node.
-      const double xi = (x[d] - grid.origin[d]) / grid.cell[d];
+      const double xi = grid.coordinate(x[d], d);
       f.base[d] = ShapeFactors<Shape>::compute(xi, half_width, f.w[d], f.dw[d]);
       const double inverse = 1.0 / grid.cell[d];
       for (int k = 0; k < S; ++k) f.dw[d][k] *= inverse;

@@ -26,7 +26,7 @@ struct Stencil {
     int base[Dim];
     double w[Dim][S], dw[Dim][S];
     for (int d = 0; d < Dim; ++d) {
-      const double xi = (x[d] - grid.origin[d]) / grid.cell[d];
+      const double xi = grid.coordinate(x[d], d);
       base[d] = Shape::weights(xi, half_width, w[d], dw[d]);
       for (int k = 0; k < S; ++k) dw[d][k] /= grid.cell[d];
     }
