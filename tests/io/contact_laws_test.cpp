@@ -12,6 +12,7 @@
 
 #include "tribo/io/deck_reader.hpp"
 #include "tribo/io/deck_writer.hpp"
+#include "../support/deck_text.hpp"
 #include "../support/docs_tables.hpp"
 
 namespace tribo::io {
@@ -80,19 +81,7 @@ TEST(ContactLawDescriptors, FuzzDictionaryHoldsEveryLawNameAndKey) {
 
 // Each law reads its own keys and rejects every other one (the reader's rule, from the table).
 TEST(ContactLawDescriptors, ReaderRejectsEveryKeyTheLawDoesNotRead) {
-  const std::string head = R"(method: mpm
-time: {end: 1, dt: 1.0e-4}
-materials:
-  - {name: block, youngs_modulus: 1.0e6, poisson_ratio: 0.3}
-  - {name: floor, model: rigid}
-bodies:
-  - {name: block, material: block, geometry: {box: {min: [0.2, 0.2], max: [0.4, 0.4]}}}
-  - {name: floor, material: floor, geometry: {box: {min: [0, 0], max: [1, 0.2]}}}
-mpm:
-  grid: {min: [0, 0], max: [1, 1], cell: 0.05}
-  contact:
-    pairs:
-)";
+  const std::string head = std::string(test_support::kMpmBlockOnFloorDeck) + "  contact:\n    pairs:\n";
   for (const contact::ContactLawDescriptor& law : contact::kContactLaws)
     for (const contact::ContactLawKey& key : contact::kContactLawKeys) {
       if (law.reads(key.key)) continue;
@@ -134,17 +123,7 @@ TEST(ContactLawDescriptors, VelocityWeakeningReadsAndWritesBackExactly) {
   EXPECT_EQ(pd_again.pd.contact.law.static_friction, 0.4);
 }
 
-const char* const kPdHead = R"(method: pd
-time: {end: 1.0e-4}
-materials:
-  - {name: block, model: pmb, density: 1000, youngs_modulus: 1.0e6, poisson_ratio: 0.3333333333333333}
-  - {name: floor, model: rigid}
-bodies:
-  - {name: block, material: block, geometry: {box: {min: [0.1, 0.1], max: [0.14, 0.12]}}}
-  - {name: floor, material: floor, geometry: {box: {min: [0, 0.09], max: [0.3, 0.1]}}}
-pd:
-  spacing: 0.0025
-)";
+const char* const kPdHead = test_support::kPdBlockOnFloorDeck;
 
 // The error of a PD deck whose pd.contact is `contact`, or "" when it reads.
 std::string pd_error(const std::string& contact) {

@@ -10,6 +10,7 @@
 #include "tribo/io/deck_names.hpp"
 #include "tribo/io/deck_reader.hpp"
 #include "tribo/io/deck_writer.hpp"
+#include "../support/deck_text.hpp"
 #include "../support/docs_tables.hpp"
 
 namespace tribo::io {
@@ -64,14 +65,7 @@ std::string deck_with_material(bool mpm, std::string_view model, const std::stri
   return deck;
 }
 
-std::string error_of(const std::string& deck) {
-  try {
-    parse_deck(deck, "material.yaml");
-  } catch (const DeckError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::string& deck) { return test_support::deck_error(deck); }
 
 // A value each key accepts for every model that reads it (pmb: Poisson's ratio 1/3 in 2D).
 std::string good_value(const MaterialKey& key, const MaterialModelDescriptor& model) {

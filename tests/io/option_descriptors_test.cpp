@@ -12,6 +12,7 @@
 
 #include "tribo/io/deck_names.hpp"
 #include "tribo/io/deck_reader.hpp"
+#include "../support/deck_text.hpp"
 #include "../support/docs_tables.hpp"
 
 namespace tribo::io {
@@ -78,26 +79,9 @@ TEST(OptionDescriptors, FuzzDictionaryHoldsEveryName) {
     EXPECT_TRUE(test_support::fuzz_dictionary_has(w)) << "fuzz/deck.dict lacks \"" << w << "\"";
 }
 
-std::string error_of(const std::string& deck) {
-  try {
-    parse_deck(deck, "option.yaml");
-  } catch (const DeckError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::string& deck) { return test_support::deck_error(deck); }
 
-const char* const kMpmHead = R"(method: mpm
-time: {end: 1, dt: 1.0e-4}
-materials:
-  - {name: block, youngs_modulus: 1.0e6, poisson_ratio: 0.3}
-  - {name: floor, model: rigid}
-bodies:
-  - {name: block, material: block, geometry: {box: {min: [0.2, 0.2], max: [0.4, 0.4]}}}
-  - {name: floor, material: floor, geometry: {box: {min: [0, 0], max: [1, 0.2]}}}
-mpm:
-  grid: {min: [0, 0], max: [1, 1], cell: 0.05}
-)";
+const char* const kMpmHead = test_support::kMpmBlockOnFloorDeck;
 
 // Each normal method reads its own keys and refuses the others' by name.
 TEST(OptionDescriptors, ReaderTakesTheKeysEachNormalMethodReads) {
@@ -113,17 +97,7 @@ TEST(OptionDescriptors, ReaderTakesTheKeysEachNormalMethodReads) {
     }
 }
 
-const char* const kPdHead = R"(method: pd
-time: {end: 1.0e-4}
-materials:
-  - {name: block, model: pmb, density: 1000, youngs_modulus: 1.0e6}
-  - {name: floor, model: rigid}
-bodies:
-  - {name: block, material: block, geometry: {box: {min: [0.1, 0.1], max: [0.14, 0.12]}}}
-  - {name: floor, material: floor, geometry: {box: {min: [0, 0.09], max: [0.3, 0.1]}}}
-pd:
-  spacing: 0.0025
-)";
+const char* const kPdHead = test_support::kPdBlockOnFloorDeck;
 
 std::string pd_error(const std::string& contact) {
   return error_of(wrapped(kPdHead, wrapped("  contact: {", contact, "}"), "\n"));
