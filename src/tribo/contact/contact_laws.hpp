@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "tribo/core/descriptor_table.hpp"
 #include "tribo/core/simulation_spec.hpp"
 
 namespace tribo::contact {
@@ -88,11 +89,7 @@ struct ContactLawDescriptor {
   bool pd = false;                       // also a law of pd.contact (friction laws only)
   LawCheck check = nullptr;              // rules between its keys; nullptr = none
 
-  constexpr bool reads(std::string_view key) const {
-    for (std::string_view k : keys)
-      if (!k.empty() && k == key) return true;
-    return false;
-  }
+  constexpr bool reads(std::string_view key) const { return lists_key(keys, key); }
 };
 
 // The laws in the order of docs/deck.md. A key's "set law: ..." hint names the first law that reads it.
@@ -110,9 +107,7 @@ inline constexpr std::array<ContactLawDescriptor, 5> kContactLaws{{
 }};
 
 constexpr const ContactLawDescriptor& descriptor_of(ContactLaw law) {
-  for (const ContactLawDescriptor& d : kContactLaws)
-    if (d.law == law) return d;
-  return kContactLaws[0];
+  return row_of(kContactLaws, &ContactLawDescriptor::law, law);
 }
 
 // The first law that reads `key` (for the reader's hint), or "" when none does.

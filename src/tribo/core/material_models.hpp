@@ -10,6 +10,7 @@
 #include <optional>
 #include <string_view>
 
+#include "tribo/core/descriptor_table.hpp"
 #include "tribo/core/material.hpp"
 
 namespace tribo {
@@ -60,11 +61,7 @@ struct MaterialModelDescriptor {
   bool elastic_constants_required = true;  // youngs_modulus must be given (rigid: checked if given)
   bool fixed_poisson_ratio = false;        // bond-based PD: nu is 1/3 (2D) or 1/4 (3D), Silling 2000
 
-  constexpr bool reads(std::string_view key) const {
-    for (std::string_view k : keys)
-      if (!k.empty() && k == key) return true;
-    return false;
-  }
+  constexpr bool reads(std::string_view key) const { return lists_key(keys, key); }
   constexpr bool taken_by(bool mpm_deck) const { return mpm_deck ? mpm : pd; }
 };
 
@@ -81,9 +78,7 @@ inline constexpr std::array<MaterialModelDescriptor, 5> kMaterialModels{{
 }};
 
 constexpr const MaterialModelDescriptor& descriptor_of(MaterialModel model) {
-  for (const MaterialModelDescriptor& d : kMaterialModels)
-    if (d.model == model) return d;
-  return kMaterialModels[0];
+  return row_of(kMaterialModels, &MaterialModelDescriptor::model, model);
 }
 
 // The model a material of an MPM (PD) deck has when its `model` is not given.

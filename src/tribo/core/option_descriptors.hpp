@@ -8,6 +8,7 @@
 #include <array>
 #include <string_view>
 
+#include "tribo/core/descriptor_table.hpp"
 #include "tribo/core/simulation_spec.hpp"
 
 namespace tribo {
@@ -18,11 +19,7 @@ struct ContactNormalDescriptor {
   std::string_view name;
   std::array<std::string_view, 1> keys;
 
-  constexpr bool reads(std::string_view key) const {
-    for (std::string_view k : keys)
-      if (!k.empty() && k == key) return true;
-    return false;
-  }
+  constexpr bool reads(std::string_view key) const { return lists_key(keys, key); }
 };
 
 // In the order of docs/deck.md's `normals` row.
@@ -34,9 +31,6 @@ inline constexpr std::array<ContactNormalDescriptor, 6> kContactNormalMethods{{
     {ContactNormalMethod::Specified, "specified", {"normal_angles"}},
     {ContactNormalMethod::LogisticRegression, "logistic-regression", {}},
 }};
-
-// Keys of mpm.contact that some normal method reads, for the reader's "only used with" check.
-inline constexpr std::array<std::string_view, 1> kContactNormalKeys{"normal_angles"};
 
 // pd.contact.model (pd/pd_contact.cpp): its kernel support or contact distance and its stiffness
 // when the deck gives none (docs/pd-friction.md), and whether it takes radius_rule: lammps.
@@ -69,19 +63,13 @@ inline constexpr std::array<FrictionModelDescriptor, 4> kFrictionModels{{
 }};
 
 constexpr const ContactNormalDescriptor& descriptor_of(ContactNormalMethod method) {
-  for (const ContactNormalDescriptor& d : kContactNormalMethods)
-    if (d.method == method) return d;
-  return kContactNormalMethods[0];
+  return row_of(kContactNormalMethods, &ContactNormalDescriptor::method, method);
 }
 constexpr const PdContactModelDescriptor& descriptor_of(PdContactModel model) {
-  for (const PdContactModelDescriptor& d : kPdContactModels)
-    if (d.model == model) return d;
-  return kPdContactModels[0];
+  return row_of(kPdContactModels, &PdContactModelDescriptor::model, model);
 }
 constexpr const FrictionModelDescriptor& descriptor_of(FrictionModel model) {
-  for (const FrictionModelDescriptor& d : kFrictionModels)
-    if (d.model == model) return d;
-  return kFrictionModels[0];
+  return row_of(kFrictionModels, &FrictionModelDescriptor::model, model);
 }
 
 // The contact radius (spacings) and stiffness (micromodulus units) of a deck's PD contact: given,

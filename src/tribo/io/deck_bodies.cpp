@@ -22,16 +22,13 @@ std::vector<std::string_view> material_keys() {
 }
 
 std::vector<std::string_view> models_taken_by(bool mpm) {
-  std::vector<std::string_view> names;
-  for (const MaterialModelDescriptor& d : kMaterialModels)
-    if (d.taken_by(mpm)) names.push_back(d.name);
-  return names;
+  return names_where(kMaterialModels, [mpm](const MaterialModelDescriptor& d) { return d.taken_by(mpm); });
 }
 
 bool any_model_of_method_reads(bool mpm, std::string_view key) {
-  for (const MaterialModelDescriptor& d : kMaterialModels)
-    if (d.taken_by(mpm) && d.reads(key)) return true;
-  return false;
+  return !names_where(kMaterialModels, [&](const MaterialModelDescriptor& d) {
+            return d.taken_by(mpm) && d.reads(key);
+          }).empty();
 }
 
 // One key of a material whose model reads it: its value by the key's rule.

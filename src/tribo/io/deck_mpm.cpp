@@ -86,9 +86,8 @@ void read_contact(const DeckNode& node, const SimulationSpec& spec, MpmContactSp
                            contact.normals);
   if (auto angles = map.get("normal_angles")) {
     if (!descriptor_of(contact.normals).reads("normal_angles")) {
-      std::vector<std::string_view> methods;
-      for (const ContactNormalDescriptor& d : kContactNormalMethods)
-        if (d.reads("normal_angles")) methods.push_back(d.name);
+      const auto methods =
+          names_where(kContactNormalMethods, [](const ContactNormalDescriptor& d) { return d.reads("normal_angles"); });
       angles->fail(fmt::format("normal_angles is only used with normals: {}", join_choices(methods)));
     }
     read_normal_angles(*angles, spec.dimension, contact);

@@ -33,17 +33,21 @@ constexpr std::array<DeckName<E>, N> names_from(const std::array<D, N>& table, E
   return names;
 }
 
+// The names of the rows of a descriptor table for which keep(row) holds, in the table's order (the
+// choices an error message lists).
+template <class D, std::size_t N, class Keep>
+std::vector<std::string_view> names_where(const std::array<D, N>& table, Keep keep) {
+  std::vector<std::string_view> names;
+  for (const D& d : table)
+    if (keep(d)) names.push_back(d.name);
+  return names;
+}
+
 // From the material descriptors (core/material_models.hpp).
 inline constexpr auto kMaterialModelNames = names_from(kMaterialModels, &MaterialModelDescriptor::model);
 
 // From the law descriptors (contact/contact_laws.hpp).
-constexpr std::array<DeckName<ContactLaw>, contact::kContactLaws.size()> contact_law_names() {
-  std::array<DeckName<ContactLaw>, contact::kContactLaws.size()> names{};
-  for (std::size_t i = 0; i < names.size(); ++i)
-    names[i] = {contact::kContactLaws[i].law, contact::kContactLaws[i].name};
-  return names;
-}
-inline constexpr auto kContactLawNames = contact_law_names();
+inline constexpr auto kContactLawNames = names_from(contact::kContactLaws, &contact::ContactLawDescriptor::law);
 
 // From the option descriptors (core/option_descriptors.hpp).
 inline constexpr auto kContactNormalNames = names_from(kContactNormalMethods, &ContactNormalDescriptor::method);

@@ -28,9 +28,7 @@ void read_contact(const DeckNode& node, PdContactSpec& contact) {
   contact.radius_rule = choice(map, "radius_rule", kPdContactRadiusRuleNames, "contact radius rule",
                                contact.radius_rule);
   if (contact.radius_rule == PdContactRadiusRule::Lammps && !descriptor_of(contact.model).lammps_radius_rule) {
-    std::vector<std::string_view> models;
-    for (const PdContactModelDescriptor& d : kPdContactModels)
-      if (d.lammps_radius_rule) models.push_back(d.name);
+    const auto models = names_where(kPdContactModels, [](const PdContactModelDescriptor& d) { return d.lammps_radius_rule; });
     map.get("radius_rule")->fail(fmt::format("radius_rule: lammps needs model: {}", join_choices(models)));
   }
   if (map.get("stiffness"))
@@ -41,9 +39,7 @@ void read_contact(const DeckNode& node, PdContactSpec& contact) {
   law.law = choice(map, "law", kContactLawNames, "contact law", law.law);
   const std::string law_name(name_of(law.law, kContactLawNames));
   if (!contact::descriptor_of(law.law).pd) {
-    std::vector<std::string_view> pd_laws;
-    for (const contact::ContactLawDescriptor& d : contact::kContactLaws)
-      if (d.pd) pd_laws.push_back(d.name);
+    const auto pd_laws = names_where(contact::kContactLaws, [](const contact::ContactLawDescriptor& d) { return d.pd; });
     map.get("law")->fail(
         fmt::format("law '{}' is not a PD contact law; expected {}", law_name, join_choices(pd_laws)));
   }

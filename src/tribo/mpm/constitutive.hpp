@@ -50,8 +50,9 @@ struct StressModel<MaterialModel::NeoHookean> {
 struct MixedStressModels {
   const MaterialModel* model;  // per material
   double update(int material, const Mat3& F, const ElasticConstants& c, bool plane, Mat3& stress) const {
-    return model[material] == MaterialModel::NeoHookean ? neo_hookean(F, c, stress)
-                                                        : corotational_linear_elastic(F, c, plane, stress);
+    return model[material] == MaterialModel::NeoHookean
+               ? StressModel<MaterialModel::NeoHookean>::update(material, F, c, plane, stress)
+               : StressModel<MaterialModel::LinearElastic>::update(material, F, c, plane, stress);
   }
 };
 

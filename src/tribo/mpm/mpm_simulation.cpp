@@ -1,6 +1,7 @@
 #include "tribo/mpm/mpm_simulation.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -268,8 +269,8 @@ class MpmSimulation final : public Simulation<Dim> {
   RigidNodeImage<Dim> rigid_image_;
   std::vector<ElasticConstants> elastic_;      // per material
   std::vector<MaterialModel> material_model_;  // per material
-  // The stress kernel of the step (update_stress): one model for every deformable material, or mixed.
-  enum class UniformModel { LinearElastic, NeoHookean, Mixed } uniform_model_ = UniformModel::LinearElastic;
+  // The model of every deformable material (update_stress's kernel), or none when they differ.
+  std::optional<MaterialModel> stress_model_ = MaterialModel::LinearElastic;
   GridBoundaryConditions<Dim> boundary_;
   ContactAccumulator<Dim> contact_;
   SlipHistory slip_history_;  // slip-weakening state of static friction, per node entry
@@ -366,15 +367,12 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec, const parallel::Co
     elastic_.push_back(ElasticConstants::of(m));
     material_model_.push_back(m.model);
   }
-  {
-    bool linear = false, neo = false;
-    for (const MaterialSpec& m : spec_.materials) {
-      linear = linear || m.model == MaterialModel::LinearElastic;
-      neo = neo || m.model == MaterialModel::NeoHookean;
-    }
-    uniform_model_ = linear && neo ? UniformModel::Mixed
-                     : neo         ? UniformModel::NeoHookean
-                                   : UniformModel::LinearElastic;
+  std::optional<MaterialModel> deformable;
+  for (const MaterialSpec& m : spec_.materials) {
+    if (m.rigid()) continue;
+    stress_model_ = !deformable || *deformable == m.model ? std::optional(m.model) : std::nullopt;
+    if (!stress_model_) break;
+    deformable = m.model;
   }
   // Every process filled every body and classified every particle as one process would (the
   // rigid interior, the still fields): each now keeps its box's share and its part of the grid.
@@ -1074,17 +1072,12 @@ void MpmSimulation<Dim>::sort_particles_by_cell() {
 template <int Dim>
 template <class Shape, bool Move>
 void MpmSimulation<Dim>::update_stress() {
-  switch (uniform_model_) {
-    case UniformModel::LinearElastic:
-      update_stress_with<Shape, Move>(StressModel<MaterialModel::LinearElastic>{});
-      break;
-    case UniformModel::NeoHookean:
-      update_stress_with<Shape, Move>(StressModel<MaterialModel::NeoHookean>{});
-      break;
-    case UniformModel::Mixed:
-      update_stress_with<Shape, Move>(MixedStressModels{material_model_.data()});
-      break;
-  }
+  if (!stress_model_)
+    update_stress_with<Shape, Move>(MixedStressModels{material_model_.data()});
+  else if (*stress_model_ == MaterialModel::NeoHookean)
+    update_stress_with<Shape, Move>(StressModel<MaterialModel::NeoHookean>{});
+  else
+    update_stress_with<Shape, Move>(StressModel<MaterialModel::LinearElastic>{});
 }
 
 template <int Dim>
