@@ -36,12 +36,7 @@ namespace {
 template <int Dim>
 std::unique_ptr<Simulation<Dim>> make_solver(const SimulationSpec& spec, const parallel::Communicator& processes) {
   if (spec.method == Method::Mpm) return mpm::make_simulation<Dim>(spec, processes);
-  if (processes.size() > 1)
-    throw std::invalid_argument(fmt::format(
-        "method: pd runs on one process only so far (started on {}; docs/parallel.md); run it without mpirun, "
-        "with --threads N for the cores of one machine",
-        processes.size()));
-  return pd::make_simulation<Dim>(spec);
+  return pd::make_simulation<Dim>(spec, processes);
 }
 
 // Across processes: true on every process when `flag` is true on any (a stop signal that reached

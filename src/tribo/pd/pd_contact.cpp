@@ -316,12 +316,17 @@ void PdContact<Dim>::find_smoothed_pairs(const ContactState<Dim>& state,
   if (counted_.size() != y.size()) counted_.assign(y.size(), 0);
   for (std::size_t k = 0; k < near_first_.size(); ++k)
     for (int point : {near_first_[k], near_second_[k]})
-      if (!counted_[point] && phi_[point] > calibration_.phi0) {
+      if (!counted_[point] && phi_[point] > calibration_.phi0 && state.owns(point)) {
         counted_[point] = 1;
         ++contact_points_[state.body[point]];
       }
   for (std::size_t k = 0; k < near_first_.size(); ++k)
     counted_[near_first_[k]] = counted_[near_second_[k]] = 0;
+  if (state.sum_over_processes && law_.exact_stick) {  // n_b of the dashpot: every process's points
+    std::vector<double> counts(contact_points_.begin(), contact_points_.end());
+    (*state.sum_over_processes)(counts);
+    for (std::size_t b = 0; b < counts.size(); ++b) contact_points_[b] = static_cast<int>(std::lround(counts[b]));
+  }
   for (std::size_t k = 0; k < near_first_.size(); ++k) {
     const int p = near_first_[k], i = near_second_[k];
     const double elastic = -(energy_slope(p, phi_[p], state) * V[i] +
@@ -333,7 +338,7 @@ void PdContact<Dim>::find_smoothed_pairs(const ContactState<Dim>& state,
     const double normal = std::max(elastic + damping, 0.0);
     if (!(normal > 0.0)) continue;
     // The dashpot's power (W, >= 0 summed over the pairs): -(N - N_elastic) dr/dt.
-    dissipation_ -= (normal - std::max(elastic, 0.0)) * near_rate_[k];
+    if (state.owns(p)) dissipation_ -= (normal - std::max(elastic, 0.0)) * near_rate_[k];
     const Vec<Dim> g = phi_gradient_[p] - phi_gradient_[i];
     const double g_norm = g.norm();
     const Vec<Dim> n = g_norm > 0.0 ? Vec<Dim>(g / g_norm) : near_direction_[k];
@@ -351,8 +356,8 @@ template <int Dim>
 void PdContact<Dim>::add_to_totals(int p, int i, const ContactState<Dim>& state,
                                    const Vec<Dim>& on_p) {
   const int a = state.material[p], b = state.material[i];
-  totals_[a * material_count_ + b] += on_p;
-  totals_[b * material_count_ + a] -= on_p;
+  if (state.owns(p)) totals_[a * material_count_ + b] += on_p;
+  if (state.owns(i)) totals_[b * material_count_ + a] -= on_p;
 }
 
 // A point in contact through several pairs shares its contact among them in proportion to their
@@ -444,7 +449,7 @@ void PdContact<Dim>::add_pairwise_friction(const ContactState<Dim>& state,
             active_surface_normal_[k]);
     active_friction_[k] = f.force_on_first;
     active_slip_[k] = f.slip_after;
-    dissipation_ += f.dissipation;
+    if (state.owns(p)) dissipation_ += f.dissipation;
   }
   for (std::size_t k = 0; k < pairs; ++k) {
     const int p = active_first_[k], i = active_second_[k];
@@ -505,7 +510,7 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
           Vec<Dim>(trial_velocity(i, state, force) - trial_velocity(p, state, force)));
       active_friction_[k] = f.force_on_first;
       active_slip_[k] = f.slip_after;
-      dissipation_ += f.dissipation;
+      if (state.owns(p)) dissipation_ += f.dissipation;
       continue;
     }
     const Vec<Dim> xc = 0.5 * (y[p] + y[i]);
@@ -540,7 +545,7 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
     add_to_totals(p, i, state, F);
     // The spread forces' work: F . (w + w')/2 at xc, w' = w~ - F / rate the slip they leave
     // (friction_models.hpp).
-    dissipation_ += 0.5 * F.dot(slip + trial - F / rate);
+    if (state.owns(p)) dissipation_ += 0.5 * F.dot(slip + trial - F / rate);
   }
   objective_.distribute(y, *state.bonds, state.bond_weight, force);
   for (std::size_t k = 0; k < pairs; ++k) {
@@ -580,8 +585,9 @@ double PdContact<Dim>::elastic_energy(const ContactState<Dim>& state) const {
     for_each_unbonded_pair_within(state, [&](int p, int i, bool broken, const Vec<Dim>&,
                                              double r) {
       if (broken) {  // fragments of one body: springs (find_smoothed_pairs)
-        energy += short_range_energy(fragment_stiffness_[state.body[p]], state.volume[p],
-                                     state.volume[i], fragment_radius(p, i, state), r);
+        if (state.owns(p))
+          energy += short_range_energy(fragment_stiffness_[state.body[p]], state.volume[p],
+                                       state.volume[i], fragment_radius(p, i, state), r);
         return;
       }
       const double w = wendland(r / radius_) / cell_volume_;
@@ -589,31 +595,60 @@ double PdContact<Dim>::elastic_energy(const ContactState<Dim>& state) const {
       phi[i] += state.volume[p] * w;
     });
     for (std::size_t p = 0; p < phi.size(); ++p)
-      if (phi[p] > calibration_.phi0)
+      if (phi[p] > calibration_.phi0 && state.owns(static_cast<int>(p)))
         energy += 0.5 * energy_slope(static_cast<int>(p), phi[p], state) *
                   (phi[p] - calibration_.phi0);
     return energy;
   }
   for_each_unbonded_pair_within(state, [&](int p, int i, bool, const Vec<Dim>&, double r) {
-    energy += short_range_energy(pair_stiffness_[state.body[p] * body_count_ + state.body[i]],
+    if (state.owns(p))
+      energy += short_range_energy(pair_stiffness_[state.body[p] * body_count_ + state.body[i]],
                                  state.volume[p], state.volume[i], pair_radius(p, i, state), r);
   });
   return energy;
 }
 
 template <int Dim>
-SurfaceMesh PdContact<Dim>::pair_mesh(std::span<const Vec<Dim>> position) const {
+SurfaceMesh PdContact<Dim>::pair_mesh(std::span<const Vec<Dim>> position,
+                                      std::span<const char> owned) const {
   SurfaceMesh mesh;
   mesh.name = "contact_pairs";
   mesh.points.reserve(2 * active_first_.size());
   mesh.cells.reserve(active_first_.size());
   for (std::size_t k = 0; k < active_first_.size(); ++k) {
+    if (!owned.empty() && !owned[active_first_[k]]) continue;
     const int n = static_cast<int>(mesh.points.size());
     mesh.points.push_back(to_vec3<Dim>(position[active_first_[k]]));
     mesh.points.push_back(to_vec3<Dim>(position[active_second_[k]]));
     mesh.cells.push_back({n, n + 1});
   }
   return mesh;
+}
+
+template <int Dim>
+void PdContact<Dim>::sum_totals_over_processes(const std::function<void(std::span<double>)>& sum) {
+  std::vector<double> values;
+  values.reserve(totals_.size() * Dim + 1);
+  for (const Vec<Dim>& t : totals_)
+    for (int d = 0; d < Dim; ++d) values.push_back(t[d]);
+  values.push_back(dissipation_);
+  sum(values);
+  std::size_t k = 0;
+  for (Vec<Dim>& t : totals_)
+    for (int d = 0; d < Dim; ++d) t[d] = values[k++];
+  dissipation_ = values[k];
+}
+
+template <int Dim>
+void PdContact<Dim>::save_totals(StateWriter& out) const {
+  out.write_array("pd.contact.totals", totals_);
+  out.write_value("pd.contact.dissipation", dissipation_);
+}
+
+template <int Dim>
+void PdContact<Dim>::restore_totals(const StateReader& in) {
+  in.read_array_of_size("pd.contact.totals", totals_);
+  in.read_value("pd.contact.dissipation", dissipation_);
 }
 
 template <int Dim>

@@ -6,6 +6,7 @@
 // added to the solver's force array. It also keeps what the output needs: the contact force per
 // pair of materials, the power friction dissipates, the repulsion's energy and the pairs in
 // contact (a VTK surface of 2-point cells).
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -41,7 +42,19 @@ struct ContactState {
   const BondFamilies* bonds = nullptr;
   std::span<const double> bond_weight;  // 0 = broken
   double dt = 0.0;                      // s, the step the forces will act over
+  // Across processes (docs/parallel.md, "PD"): which points this process owns (empty: all) and
+  // the sum over the processes (null: one process). The list holds this process's points and
+  // copies of its neighbours' (ghosts); every pass runs over all of them, and what is reported
+  // (totals, dissipation, energy, pairs) counts a point's share on its owner only: a pair's
+  // force on its owned end, its dissipation and cell where its first point is owned.
+  std::span<const char> owned;
+  const std::function<void(std::span<double>)>* sum_over_processes = nullptr;
+  bool owns(int point) const { return owned.empty() || owned[point] != 0; }
 };
+
+// The contact list's cutoff (m): the kernel support R (smoothed), d (pairwise), or LAMMPS' largest
+// d, 1.35 h.
+double list_radius(const PdSpec& pd);
 
 template <int Dim>
 class PdContact {
@@ -65,17 +78,29 @@ class PdContact {
   std::size_t pairs_in_contact() const { return active_first_.size(); }
   // The repulsion's stored energy at `state` (J).
   double elastic_energy(const ContactState<Dim>& state) const;
-  // Pairs in contact at the last add_forces, drawn at `position`.
-  SurfaceMesh pair_mesh(std::span<const Vec<Dim>> position) const;
+  // Pairs in contact at the last add_forces, drawn at `position` (those whose first point is in
+  // `owned`, when given).
+  SurfaceMesh pair_mesh(std::span<const Vec<Dim>> position, std::span<const char> owned = {}) const;
 
   // The largest c_s/delta (N/m^7) of body b against any body it can touch (itself when
   // breakable), for the stable time step.
   double stiffest_partner(int body) const;
 
+  // Across processes: each body's whole mass (kg), summed over every process's points (else the
+  // first pass sums the points it holds); the slip history per point, for the copies of
+  // another process's points; the totals and dissipation of the last pass completed over the
+  // processes (collective).
+  void set_body_masses(std::vector<double> masses) { body_mass_ = std::move(masses); }
+  std::vector<double>& slip_history() { return slip_; }
+  void sum_totals_over_processes(const std::function<void(std::span<double>)>& sum);
+
   // Checkpoints: the list, and what the outputs read of the last pass (totals, dissipation,
   // pairs in contact).
   void save_state(StateWriter& out) const;
   void restore_state(const StateReader& in);
+  // Only the totals and dissipation of the last pass (a run across processes rebuilds the rest).
+  void save_totals(StateWriter& out) const;
+  void restore_totals(const StateReader& in);
 
   double radius() const { return radius_; }
   const ContactNeighborList<Dim>& neighbors() const { return list_; }

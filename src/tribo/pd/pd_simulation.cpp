@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -42,17 +43,25 @@ std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec) {
 }
 
 template <int Dim>
-PdSimulation<Dim>::PdSimulation(const SimulationSpec& spec) : spec_(spec) {
+std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec,
+                                                 const parallel::Communicator& processes) {
+  return std::make_unique<PdSimulation<Dim>>(spec, processes);
+}
+
+template <int Dim>
+PdSimulation<Dim>::PdSimulation(const SimulationSpec& spec)
+    : PdSimulation(spec, parallel::Communicator::single()) {}
+
+template <int Dim>
+PdSimulation<Dim>::PdSimulation(const SimulationSpec& spec, const parallel::Communicator& processes)
+    : spec_(spec), processes_(processes) {
   check_pd_spec<Dim>(spec_);
   for (BodySpec& body : spec_.bodies)
     if (body.material_index < 0) body.material_index = spec_.material_index(body.material);
 
   LatticeBodies<Dim> lattice = fill_bodies<Dim>(spec_);
-  particles_ = std::move(lattice.points);
-  body_points_ = std::move(lattice.bodies);
-  const std::size_t n = particles_.size();
   for (std::size_t b = 0; b < spec_.bodies.size(); ++b)
-    if (body_points_[b].size() == 0)
+    if (lattice.bodies[b].size() == 0)
       throw DeckError(DeckLocation{spec_.source_file, 0, 0, fmt::format("bodies[{}].geometry", b)},
                       fmt::format("body '{}' holds no lattice point of spacing {} m",
                                   spec_.bodies[b].name, spec_.pd.spacing));
@@ -61,7 +70,8 @@ PdSimulation<Dim>::PdSimulation(const SimulationSpec& spec) : spec_(spec) {
     const BodySpec& body = spec_.bodies[b];
     const MaterialSpec& material = spec_.materials[body.material_index];
     BodyModel model;
-    model.points = body_points_[b];
+    model.points = lattice.bodies[b];
+    model.material = body.material_index;
     model.model = material.model;
     model.density = material.density;
     model.stretch_limit = material.critical_stretch ? 1.0 + *material.critical_stretch
@@ -74,24 +84,78 @@ PdSimulation<Dim>::PdSimulation(const SimulationSpec& spec) : spec_(spec) {
     model.rigid.velocity = from_vec3<Dim>(body.velocity);
     model.rigid.angular_velocity = body.angular_velocity;
     body_models_.push_back(model);
+    // Summed in lattice order, as contact sums them on one process.
+    double mass = 0.0;
+    for (int i = lattice.bodies[b].begin; i < lattice.bodies[b].end; ++i) mass += lattice.points.mass[i];
+    body_mass_.push_back(mass);
   }
+  stress_wanted_ = std::find(spec_.output.fields.begin(), spec_.output.fields.end(), "stress") !=
+                   spec_.output.fields.end();
 
+  if (!distributed()) {
+    particles_ = std::move(lattice.points);
+    body_points_ = std::move(lattice.bodies);
+    set_up_points();
+    set_up_bonds();
+    set_up_contact();
+  } else {
+    sum_ = [this](std::span<double> values) { processes_.sum_in_place(values); };
+    // Each process starts from a slice of the lattice (every process filled all of it) and the
+    // first distribution sends every point to its box.
+    const std::int64_t n = static_cast<std::int64_t>(lattice.points.size());
+    const int parts = processes_.size(), rank = processes_.rank();
+    const std::int64_t first = n * rank / parts, last = n * (rank + 1) / parts;
+    PointRecords<Dim> mine;
+    for_each_array(Particles<Dim>::arrays(lattice.points), [&](std::string_view name, auto& values) {
+      for_each_array(Particles<Dim>::arrays(mine.particles), [&](std::string_view to, auto& out) {
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(out)>, std::remove_cvref_t<decltype(values)>>)
+          if (name == to) out.assign(values.begin() + first, values.begin() + last);
+      });
+    });
+    const std::size_t count = static_cast<std::size_t>(last - first);
+    for (std::int64_t g = first; g < last; ++g) mine.global_id.push_back(g);
+    mine.owner.assign(count, rank);
+    for (auto* zeros : {&mine.broken_volume, &mine.lps_dilatation, &mine.lps_coefficient,
+                        &mine.lps_alpha, &mine.slip})
+      zeros->assign(count, 0.0);
+    mine.force.assign(count, Vec<Dim>::Zero());
+    mine.applied_force.assign(count, Vec<Dim>::Zero());
+    lattice = LatticeBodies<Dim>{};
+    distribute(std::move(mine), {});
+  }
+  choose_time_step();
+  apply_velocity_conditions();
+  accumulate_forces(0.0);  // a(0) for the first half kick
+  frictional_power_ = frictional_power();
+  update_damage();
+  if (distributed()) {
+    refresh_ghosts();
+    gather_pair_mesh();
+  }
+}
+
+// The per-point arrays of the points this process holds, and each body's range of them.
+template <int Dim>
+void PdSimulation<Dim>::set_up_points() {
+  const std::size_t n = particles_.size();
+  if (distributed()) {  // the points arrive sorted by lattice index: each body's are contiguous
+    body_points_.assign(spec_.bodies.size(), PointRange{});
+    for (std::size_t i = 0; i < n; ++i) {
+      PointRange& range = body_points_[static_cast<std::size_t>(particles_.body[i])];
+      if (range.size() == 0) range.begin = static_cast<int>(i);
+      range.end = static_cast<int>(i) + 1;
+    }
+  }
+  for (std::size_t b = 0; b < body_models_.size(); ++b) body_models_[b].points = body_points_[b];
   force_.assign(n, Vec<Dim>::Zero());
   applied_force_.assign(n, Vec<Dim>::Zero());
   inverse_mass_.resize(n);
   for (std::size_t i = 0; i < n; ++i) inverse_mass_[i] = 1.0 / particles_.mass[i];
   point_energy_.assign(n, 0.0);
-  stress_wanted_ = std::find(spec_.output.fields.begin(), spec_.output.fields.end(), "stress") !=
-                   spec_.output.fields.end();
-
-  set_up_bonds();
-  set_up_contact();
-  choose_time_step();
+  condition_point_.clear();
+  condition_component_.clear();
+  condition_velocity_.clear();
   find_velocity_conditions();
-  apply_velocity_conditions();
-  accumulate_forces(0.0);  // a(0) for the first half kick
-  frictional_power_ = frictional_power();
-  update_damage();
 }
 
 template <int Dim>
@@ -137,7 +201,7 @@ void PdSimulation<Dim>::set_up_contact() {
   const double delta = spec_.pd.horizon * spec_.pd.spacing;
   std::vector<ContactBody> bodies;
   for (const BodyModel& body : body_models_) {
-    const MaterialSpec& material = spec_.materials[particles_.material[body.points.begin]];
+    const MaterialSpec& material = spec_.materials[body.material];
     ContactBody c;
     c.rigid = body.model == MaterialModel::Rigid;
     c.breakable = std::isfinite(body.stretch_limit);
@@ -145,10 +209,12 @@ void PdSimulation<Dim>::set_up_contact() {
     c.angular_velocity = body.rigid.angular_velocity;
     bodies.push_back(c);
   }
-  if (PdContact<Dim>::needed(bodies))
+  if (PdContact<Dim>::needed(bodies)) {
     contact_ = std::make_unique<PdContact<Dim>>(
         spec_.pd, bodies, static_cast<int>(spec_.materials.size()),
         point_volume<Dim>(spec_.pd.spacing, spec_.thickness));
+    if (distributed()) contact_->set_body_masses(body_mass_);
+  }
 }
 
 // lambda_ij of every bond (surface_correction.hpp), body by body: PMB's energy weights bonds by
@@ -165,7 +231,7 @@ std::vector<double> PdSimulation<Dim>::surface_correction_factors() const {
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Rigid) continue;
     const int power = body.model == MaterialModel::Pmb ? 1 : 2;
-    const double nu = spec_.materials[particles_.material[body.points.begin]].poisson_ratio;
+    const double nu = spec_.materials[body.material].poisson_ratio;
     axial_energy_factors<Dim>(body.points, X, bonds_, power, nu,
                               full_horizon_axial_integral<Dim>(delta, spec_.thickness, power, nu),
                               all(correction));
@@ -184,7 +250,7 @@ void PdSimulation<Dim>::set_bond_weights(const std::vector<double>& factor) {
   bool any_lps = false;
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Pmb) {
-      const MaterialSpec& material = spec_.materials[particles_.material[body.points.begin]];
+      const MaterialSpec& material = spec_.materials[body.material];
       const double c = pmb_micromodulus<Dim>(material, delta, spec_.thickness);
       pmb_bond_weights(body.points, c, bonds_, all(factor), all(bond_weight_));
     } else if (body.model == MaterialModel::Lps) {
@@ -221,7 +287,8 @@ std::vector<double> PdSimulation<Dim>::contact_stiffness() const {
     const double k = contact_->stiffest_partner(static_cast<int>(b));
     double fullest = 0.0;
     for (int i = body.points.begin; i < body.points.end; ++i)
-      fullest = std::max(fullest, family_volume_[i]);
+      if (owns(i)) fullest = std::max(fullest, family_volume_[i]);
+    fullest = processes_.max(fullest);  // collective: every process, every body
     const bool every_point = std::isfinite(body.stretch_limit);
     for (int i = body.points.begin; i < body.points.end; ++i)
       if (every_point || family_volume_[i] < (1.0 - 1e-9) * fullest)
@@ -235,20 +302,30 @@ void PdSimulation<Dim>::choose_time_step() {
   const double delta = spec_.pd.horizon * spec_.pd.spacing;
   critical_dt_ = std::numeric_limits<double>::infinity();
   const std::vector<double> contact = contact_stiffness();
+  // Across processes the minimum over the points this process owns (the copies' families may be
+  // cut at the edge of what it holds), then over the processes.
+  const auto over_own_points = [&](PointRange range, auto&& critical) {
+    if (!distributed()) return critical(range);
+    double smallest = std::numeric_limits<double>::infinity();
+    for (int i = range.begin; i < range.end; ++i)
+      if (owns(i)) smallest = std::min(smallest, critical(PointRange{i, i + 1}));
+    return smallest;
+  };
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Pmb) {
-      critical_dt_ = std::min(
-          critical_dt_, pd::critical_time_step(body.points, body.density, bonds_,
-                                               all(std::as_const(bond_weight_)), all(contact)));
+      critical_dt_ = std::min(critical_dt_, over_own_points(body.points, [&](PointRange range) {
+        return pd::critical_time_step(range, body.density, bonds_, all(std::as_const(bond_weight_)),
+                                      all(contact));
+      }));
     } else if (body.model == MaterialModel::Lps) {
-      const MaterialSpec& material = spec_.materials[particles_.material[body.points.begin]];
-      critical_dt_ = std::min(
-          critical_dt_,
-          pd::critical_time_step(body.points, body.density, bonds_,
-                                 equivalent_micromodulus<Dim>(material, delta, spec_.thickness),
-                                 all(contact)));
+      const MaterialSpec& material = spec_.materials[body.material];
+      const double c = equivalent_micromodulus<Dim>(material, delta, spec_.thickness);
+      critical_dt_ = std::min(critical_dt_, over_own_points(body.points, [&](PointRange range) {
+        return pd::critical_time_step(range, body.density, bonds_, c, all(contact));
+      }));
     }
   }
+  critical_dt_ = processes_.min(critical_dt_);
   if (spec_.time.dt) {
     dt_ = *spec_.time.dt;
   } else {
@@ -287,6 +364,10 @@ void PdSimulation<Dim>::step() {
   // The external impulse of the step (external_impulse()), term by term as the kicks apply it:
   // dt/2 of the outside force at each pass, the damping -alpha m v (semi-implicit: at v(n) in the
   // first kick, at v(n+1) in the second) and what the velocity conditions change.
+  if (distributed() && (redistribute_due_ || moved_past_skin())) {
+    std::vector<std::int64_t> broken = owned_broken_bonds();
+    distribute(owned_records(), std::move(broken));
+  }
   const double half = 0.5 * dt_;
   const double alpha = spec_.pd.damping;
   external_impulse_ = half * external_force_;
@@ -307,6 +388,10 @@ void PdSimulation<Dim>::step() {
   update_damage();
   time_ += dt_;
   ++step_;
+  if (distributed()) {
+    refresh_ghosts();
+    gather_pair_mesh();
+  }
 }
 
 template <int Dim>
@@ -315,6 +400,10 @@ void PdSimulation<Dim>::recompute_forces() {
   frictional_power_ = frictional_power();
   update_damage();
   stress_step_ = -1;
+  if (distributed()) {
+    refresh_ghosts();
+    gather_pair_mesh();
+  }
 }
 
 template <int Dim>
@@ -323,6 +412,8 @@ void PdSimulation<Dim>::accumulate_forces(double t) {
   add_bond_forces();
   add_external_forces(t);
   add_contact_forces();  // last: friction's stick force needs every other force
+  if (contact_ && distributed())
+    communicate([&] { contact_->sum_totals_over_processes(sum_); });
   external_force_ = external_force(t);
 }
 
@@ -335,8 +426,10 @@ Vec<Dim> PdSimulation<Dim>::external_force(double t) const {
   Vec<Dim> f = Vec<Dim>::Zero();
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Rigid) continue;
-    for (int i = body.points.begin; i < body.points.end; ++i) f += particles_.mass[i] * g + applied_force_[i];
+    for (int i = body.points.begin; i < body.points.end; ++i)
+      if (owns(i)) f += particles_.mass[i] * g + applied_force_[i];
   }
+  processes_.sum_in_place(std::span<double>(f.data(), Dim));
   if (contact_)
     for (std::size_t a = 0; a < spec_.materials.size(); ++a)
       for (std::size_t b = 0; b < spec_.materials.size(); ++b)
@@ -351,8 +444,10 @@ Vec<Dim> PdSimulation<Dim>::deformable_momentum() const {
   Vec<Dim> p = Vec<Dim>::Zero();
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Rigid) continue;
-    for (int i = body.points.begin; i < body.points.end; ++i) p += particles_.mass[i] * particles_.velocity[i];
+    for (int i = body.points.begin; i < body.points.end; ++i)
+      if (owns(i)) p += particles_.mass[i] * particles_.velocity[i];
   }
+  processes_.sum_in_place(std::span<double>(p.data(), Dim));
   return p;
 }
 
@@ -401,6 +496,10 @@ ContactState<Dim> PdSimulation<Dim>::contact_state() const {
   state.bonds = &bonds_;
   state.bond_weight = all(bond_weight_);
   state.dt = dt_;
+  if (distributed()) {
+    state.owned = all(owned_);
+    state.sum_over_processes = &sum_;
+  }
   return state;
 }
 
@@ -478,9 +577,11 @@ Vec<Dim> PdSimulation<Dim>::apply_velocity_conditions() {
   Vec<Dim> impulse = Vec<Dim>::Zero();
   for (std::size_t k = 0; k < condition_point_.size(); ++k) {
     double& v = particles_.velocity[condition_point_[k]][condition_component_[k]];
-    impulse[condition_component_[k]] += particles_.mass[condition_point_[k]] * (condition_velocity_[k] - v);
+    if (owns(static_cast<std::size_t>(condition_point_[k])))
+      impulse[condition_component_[k]] += particles_.mass[condition_point_[k]] * (condition_velocity_[k] - v);
     v = condition_velocity_[k];
   }
+  processes_.sum_in_place(std::span<double>(impulse.data(), Dim));
   return impulse;
 }
 
@@ -509,7 +610,21 @@ void PdSimulation<Dim>::update_stress() const {
 template <int Dim>
 const Particles<Dim>& PdSimulation<Dim>::particles() const {
   if (stress_wanted_ && stress_step_ != step_) update_stress();
-  return particles_;
+  if (!distributed()) return particles_;
+  if (owned_particles_step_ != step_ || owned_particles_.size() == 0) {
+    // This process's own points, in lattice order: the copies are another process's to report.
+    owned_particles_ = Particles<Dim>{};
+    for_each_array(Particles<Dim>::arrays(particles_), [&](std::string_view name, const auto& values) {
+      for_each_array(Particles<Dim>::arrays(owned_particles_), [&](std::string_view to, auto& out) {
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(out)>, std::remove_cvref_t<decltype(values)>>)
+          if (name == to)
+            for (std::size_t i = 0; i < values.size(); ++i)
+              if (owned_[i]) out.push_back(values[i]);
+      });
+    });
+    owned_particles_step_ = step_;
+  }
+  return owned_particles_;
 }
 
 template <int Dim>
@@ -528,6 +643,7 @@ EnergyBreakdown PdSimulation<Dim>::energy() const {
                             all(lps_dilatation_), all(lps_alpha_), all(point_energy_));
     // Serial sums in point order: the same figures whatever the thread count.
     for (int i = body.points.begin; i < body.points.end; ++i) {
+      if (!owns(i)) continue;
       const double m = particles_.mass[i];
       e.kinetic += 0.5 * m * particles_.velocity[i].squaredNorm();
       e.potential -= m * g.dot(particles_.position[i] - particles_.reference_position[i]);
@@ -536,6 +652,13 @@ EnergyBreakdown PdSimulation<Dim>::energy() const {
   }
   // The repulsion is elastic: its energy counts as stored (strain) energy.
   if (contact_) e.strain += contact_->elastic_energy(contact_state());
+  if (distributed()) {
+    std::array<double, 3> parts{e.kinetic, e.potential, e.strain};
+    processes_.sum_in_place(parts);
+    e.kinetic = parts[0];
+    e.potential = parts[1];
+    e.strain = parts[2];
+  }
   e.frictional = frictional_work_;
   return e;
 }
@@ -549,6 +672,7 @@ Vec3 PdSimulation<Dim>::contact_force(int material_a, int material_b) const {
 template <int Dim>
 std::vector<SurfaceMesh> PdSimulation<Dim>::surfaces() const {
   if (!contact_) return {};
+  if (distributed()) return {gathered_pairs_};
   return {contact_->pair_mesh(all(particles_.position))};
 }
 
@@ -558,19 +682,38 @@ void PdSimulation<Dim>::check_health() const {
   int bad = n;
 #pragma omp parallel for schedule(static) reduction(min : bad) if (worth_threads(n))
   for (int i = 0; i < n; ++i)
-    if (!particles_.position[i].allFinite() || !particles_.velocity[i].allFinite())
+    if (owns(i) && (!particles_.position[i].allFinite() || !particles_.velocity[i].allFinite()))
       bad = std::min(bad, i);
-  if (bad < n)
+  // Across processes every process throws the same message, for the lowest lattice index.
+  double point = bad < n ? static_cast<double>(distributed() ? global_id_[bad] : bad)
+                         : std::numeric_limits<double>::infinity();
+  double body = bad < n ? static_cast<double>(particles_.body[bad]) : 0.0;
+  if (distributed()) {
+    std::array<double, 2> found{point, std::numeric_limits<double>::infinity()};
+    processes_.min_in_place(std::span<double>(found.data(), 1));
+    found[1] = bad < n && point == found[0] ? body : std::numeric_limits<double>::infinity();
+    processes_.min_in_place(std::span<double>(found.data() + 1, 1));
+    point = found[0];
+    body = found[1];
+  }
+  if (std::isfinite(point))
     throw SimulationError(
         step_, time_,
         fmt::format("PD point {} of body '{}' has a non-finite position or velocity (time step "
                     "{:.3g} s against a stable estimate of {:.3g} s)",
-                    bad, spec_.bodies[particles_.body[bad]].name, dt_, critical_dt_));
+                    static_cast<long long>(point), spec_.bodies[static_cast<std::size_t>(body)].name,
+                    dt_, critical_dt_));
 }
 
 template <int Dim>
 std::int64_t PdSimulation<Dim>::intact_bond_count() const {
-  return std::count_if(bond_weight_.begin(), bond_weight_.end(), [](double w) { return w != 0.0; });
+  if (!distributed())
+    return std::count_if(bond_weight_.begin(), bond_weight_.end(), [](double w) { return w != 0.0; });
+  long long count = 0;  // the bonds of this process's points, over the processes
+  for (std::size_t i = 0; i < particles_.size(); ++i)
+    if (owned_[i])
+      for (std::int64_t b = bonds_.begin(i); b < bonds_.end(i); ++b) count += bond_weight_[b] != 0.0;
+  return processes_.sum(count);
 }
 
 // Checkpoints: the points' current state (point_state_arrays(), by name; entries are found by
@@ -581,6 +724,24 @@ std::int64_t PdSimulation<Dim>::intact_bond_count() const {
 // constructor; stress is derived on demand.
 template <int Dim>
 void PdSimulation<Dim>::save_state(StateWriter& out) const {
+  if (distributed()) {
+    // This process's own points with their state and broken bonds; the restored run distributes
+    // them afresh, and so does this one at its next step, so that both go on from the same boxes
+    // and copies (a restart that repeats the run bit for bit).
+    PointRecords<Dim> mine = owned_records();
+    for_each_array(PointRecords<Dim>::arrays(mine), [&out](std::string_view name, const auto& values) {
+      out.write_array(fmt::format("pd.points.{}", name), values);
+    });
+    out.write_array("pd.points.broken_bonds", owned_broken_bonds());
+    out.write_value("pd.dt", dt_);
+    out.write_value("pd.time", time_);
+    out.write_value("pd.step", step_);
+    out.write_value("pd.frictional_work", frictional_work_);
+    out.write_value("pd.frictional_power", frictional_power_);
+    if (contact_) contact_->save_totals(out);
+    redistribute_due_ = true;
+    return;
+  }
   for_each_array(point_state_arrays(*this), [&out](std::string_view name, const auto& values) {
     out.write_array(fmt::format("pd.{}", name), values);
   });
@@ -595,6 +756,24 @@ void PdSimulation<Dim>::save_state(StateWriter& out) const {
 
 template <int Dim>
 void PdSimulation<Dim>::restore_state(const StateReader& in) {
+  if (distributed()) {  // collective: the points go to the boxes cut over them
+    PointRecords<Dim> mine;
+    for_each_array(PointRecords<Dim>::arrays(mine), [&in](std::string_view name, auto& values) {
+      in.read_array(fmt::format("pd.points.{}", name), values);
+    });
+    std::vector<std::int64_t> broken;
+    in.read_array("pd.points.broken_bonds", broken);
+    in.read_value("pd.dt", dt_);
+    in.read_value("pd.time", time_);
+    in.read_value("pd.step", step_);
+    in.read_value("pd.frictional_work", frictional_work_);
+    in.read_value("pd.frictional_power", frictional_power_);
+    distribute(std::move(mine), std::move(broken));
+    if (contact_) contact_->restore_totals(in);
+    external_force_ = external_force(time_);
+    gathered_pairs_ = SurfaceMesh{};
+    return;
+  }
   // Sizes are the deck's: a checkpoint of another deck fails here instead of running on.
   for_each_array(point_state_arrays(*this), [&in](std::string_view name, auto& values) {
     in.read_array_of_size(fmt::format("pd.{}", name), values);
@@ -614,5 +793,7 @@ template class PdSimulation<2>;
 template class PdSimulation<3>;
 template std::unique_ptr<Simulation<2>> make_simulation<2>(const SimulationSpec&);
 template std::unique_ptr<Simulation<3>> make_simulation<3>(const SimulationSpec&);
+template std::unique_ptr<Simulation<2>> make_simulation<2>(const SimulationSpec&, const parallel::Communicator&);
+template std::unique_ptr<Simulation<3>> make_simulation<3>(const SimulationSpec&, const parallel::Communicator&);
 
 }  // namespace tribo::pd

@@ -2,7 +2,9 @@
 // The peridynamic solver: lattice bodies, PMB or LPS bonds with breaking, velocity Verlet.
 // The driver reaches it only through make_simulation; tests and benches may also build a
 // PdSimulation directly for its PD-specific access (bonds, loads, the stable step).
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <tuple>
@@ -14,17 +16,32 @@
 #include "tribo/pd/lattice.hpp"
 #include "tribo/pd/pd_contact.hpp"
 #include "tribo/pd/rigid_motion.hpp"
+#include "tribo/pd/point_records.hpp"
+#include "tribo/parallel/communicator.hpp"
 
 namespace tribo::pd {
 
 template <int Dim>
 std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec);
 
+// The same solver on the processes of `processes` (docs/parallel.md, "PD"): each owns the points
+// of one box of a recursive coordinate bisection of the current positions and holds copies
+// (ghosts) of the other processes' points within a width that covers every interaction its
+// points' forces depend on; it steps them all, keeps its own, and refreshes the copies from their
+// owners after every step. The boxes are recut, and the points moved, once a point has moved
+// half the ghosts' skin and after every checkpoint. energy(), contact_force(),
+// external_impulse(), check_health() and surfaces() are collective and return the whole run's
+// values; particles() holds this process's points. On one process it is make_simulation(spec).
+template <int Dim>
+std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec,
+                                                 const parallel::Communicator& processes);
+
 template <int Dim>
 class PdSimulation final : public Simulation<Dim> {
  public:
   // Throws DeckError for a spec PD cannot run (spec_check.hpp) or a body with no lattice point.
   explicit PdSimulation(const SimulationSpec& spec);
+  PdSimulation(const SimulationSpec& spec, const parallel::Communicator& processes);
 
   void step() override;
   double time() const override { return time_; }
@@ -44,6 +61,19 @@ class PdSimulation final : public Simulation<Dim> {
   void save_state(StateWriter& out) const override;
   void restore_state(const StateReader& in) override;
   double time_step_limit() const override { return critical_dt_; }
+  int process_count() const override { return processes_.size(); }
+  int process_rank() const override { return processes_.rank(); }
+  double communication_seconds() const override { return communication_seconds_; }
+  void sum_over_processes(std::span<double> values) const override { processes_.sum_in_place(values); }
+  void max_over_processes(std::span<double> values) const override { processes_.max_in_place(values); }
+  // Across processes: how often the points were distributed (the first time included), and the
+  // copies of other processes' points this process holds.
+  long distributions() const { return distributions_; }
+  std::size_t ghost_count() const;
+  // Every point this process holds (its own and the copies, in lattice order; force() follows the
+  // same order) and whether it owns point i. On one process: particles() and true.
+  const Particles<Dim>& held_points() const { return particles_; }
+  bool owns_point(std::size_t i) const { return owns(i); }
 
   // PD-specific access.
   const BondFamilies& bonds() const { return bonds_; }
@@ -73,6 +103,7 @@ class PdSimulation final : public Simulation<Dim> {
  private:
   struct BodyModel {
     PointRange points;
+    int material = 0;  // index into spec.materials
     MaterialModel model = MaterialModel::Pmb;
     double density = 0.0;
     double stretch_limit = 0.0;  // 1 + critical stretch; +inf = unbreakable
@@ -81,6 +112,9 @@ class PdSimulation final : public Simulation<Dim> {
     RigidMotion<Dim> rigid;      // used when model == Rigid
   };
 
+  bool distributed() const { return processes_.size() > 1; }
+  bool owns(std::size_t point) const { return owned_.empty() || owned_[point] != 0; }
+  void set_up_points();
   void set_up_bonds();
   void set_up_contact();
   std::vector<double> surface_correction_factors() const;
@@ -104,6 +138,23 @@ class PdSimulation final : public Simulation<Dim> {
   Vec<Dim> deformable_momentum() const;
   void update_damage();
   void update_stress() const;
+  void finish_force_pass();  // across processes: completes the pass's reported sums
+
+  // Across processes (pd_distribution.cpp).
+  PointRecords<Dim> owned_records() const;
+  std::vector<std::int64_t> owned_broken_bonds() const;
+  void distribute(PointRecords<Dim> mine, std::vector<std::int64_t> broken);
+  void take_points(PointRecords<Dim>& records, const std::vector<std::int64_t>& broken);
+  double ghost_width() const;
+  bool moved_past_skin() const;
+  void refresh_ghosts();
+  void gather_pair_mesh();
+  template <class Fn>
+  void communicate(Fn&& fn) {  // fn's wall time counts as exchanging (communication_seconds())
+    const auto start = std::chrono::steady_clock::now();
+    fn();
+    communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
 
   // Every per-point array that step() changes (named_arrays.hpp), Particles' and the solver's:
   // checkpoints hold them as "pd.<name>". A per-point state array the solver adds is listed here
@@ -156,6 +207,26 @@ class PdSimulation final : public Simulation<Dim> {
   double dt_ = 0.0;
   double time_ = 0.0;
   long step_ = 0;
+
+  // Across processes (docs/parallel.md, "PD"); on one process processes_ is single and the rest
+  // stays empty.
+  parallel::Communicator processes_ = parallel::Communicator::single();
+  std::function<void(std::span<double>)> sum_;  // processes_.sum_in_place, for contact
+  std::vector<double> body_mass_;                // each body's whole mass, kg
+  std::vector<std::int64_t> global_id_;          // per point: its index in the deck's lattice
+  std::vector<char> owned_;                      // per point: this process owns it
+  std::vector<int> owner_;                       // per point: the process that owns it
+  std::vector<int> ghost_peers_;                 // processes whose box is within the ghost width
+  std::vector<std::vector<std::size_t>> ghost_send_;     // per peer: own points it holds copies of
+  std::vector<std::vector<std::size_t>> ghost_receive_;  // per peer: its points held here
+  std::vector<Vec<Dim>> distributed_at_;         // positions at the last distribution
+  double ghost_skin_ = 0.0;                      // m
+  mutable bool redistribute_due_ = false;        // set by a checkpoint
+  long distributions_ = 0;
+  double communication_seconds_ = 0.0;
+  SurfaceMesh gathered_pairs_;                   // every process's pairs in contact (process 0)
+  mutable Particles<Dim> owned_particles_;       // particles() across processes
+  mutable long owned_particles_step_ = -1;
 };
 
 }  // namespace tribo::pd
