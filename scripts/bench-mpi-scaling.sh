@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Issue 16's scaling measurement on one machine: the 10^6-particle 2D MPM deck
-# (bench/decks/mpm_block_1m_2d.yaml) on 1 process and on 2 processes, one OpenMP thread each, and
-# on 1 process with 2 threads for comparison. Prints wall times, the speed-up and the share of the
-# wall time the busiest process spent exchanging (summary.json communication_share). Frames off.
-# Usage: scripts/bench-mpi-scaling.sh [BUILD]   (BUILD defaults to build)
+# (bench/decks/mpm_block_1m_2d.yaml) or, with `pd`, the 10^6-point 3D PD cube
+# (bench/decks/pd_cube_1m_3d.yaml), on 1 process and on 2 processes, one OpenMP thread each, and
+# on 1 process with 2 threads for comparison. Prints wall times (of the time loop, summary.json),
+# the speed-up and the share of the wall time the busiest process spent exchanging (summary.json
+# communication_share).
+# Usage: scripts/bench-mpi-scaling.sh [BUILD] [mpm|pd]   (BUILD defaults to build, the problem to mpm)
 set -euo pipefail
 build="${1:-build}"
-deck="$(dirname "$0")/../bench/decks/mpm_block_1m_2d.yaml"
+case "${2:-mpm}" in
+  mpm) deck="$(dirname "$0")/../bench/decks/mpm_block_1m_2d.yaml" ;;
+  pd) deck="$(dirname "$0")/../bench/decks/pd_cube_1m_3d.yaml" ;;
+  *) echo "problem: mpm or pd" >&2; exit 2 ;;
+esac
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1

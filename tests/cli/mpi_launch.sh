@@ -3,9 +3,9 @@
 # processes writes one output folder whose history matches the one-process run's within 1e-9
 # relative (issue 16), whose summary records the processes, and whose frames are .pvtu indexes of
 # one piece per process listed in run.pvd; the same run again repeats its history bit for bit; a
-# run killed on 2 processes and restarted there ends with the uninterrupted history bit for bit. PD
-# decks and subcommands other than run and validate on several processes are refused with one
-# message; `tribo validate` gives the one-process results. Skipped (passes,
+# run killed on 2 processes and restarted there ends with the uninterrupted history bit for bit; the
+# same for a PD deck. Subcommands other than run and validate on several processes are refused;
+# `tribo validate` gives the one-process results. Skipped (passes,
 # saying so) where mpiexec is absent.
 # Usage: bash mpi_launch.sh /path/to/tribo /path/to/source
 set -u
@@ -18,6 +18,24 @@ if ! command -v mpiexec >/dev/null; then
   exit
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
+# Whether two history files agree within 1e-9 of each column's largest magnitude: a process count
+# changes only the order of sums (round-off), which 1e-9 leaves room for and a wrong halo, a missing
+# copy or a double count does not.
+same_history() {
+  /usr/bin/python3 - "$1" "$2" <<'EOF'
+import csv, sys
+one = list(csv.reader(open(sys.argv[1])))
+many = list(csv.reader(open(sys.argv[2])))
+assert one[0] == many[0], "columns differ"
+assert len(one) == len(many) and len(one) > 3, f"{len(one)} rows against {len(many)}"
+for c, name in enumerate(one[0]):
+    scale = max(abs(float(r[c])) for r in one[1:]) or 1.0
+    for r1, rn in zip(one[1:], many[1:]):
+        d = abs(float(r1[c]) - float(rn[c]))
+        assert d <= 1e-9 * scale, f"{name} at t = {r1[0]}: {r1[c]} against {rn[c]}"
+EOF
+}
+
 # The block in the middle of the floor: the cut between 2 processes goes through it and its contact.
 deck="$work/incline.yaml"
 shortened "$source_dir/examples/incline.yaml" "$deck" "time: {end: 0.4, cfl: 0.4}" "time: {end: 0.02, cfl: 0.4}" \
@@ -36,20 +54,7 @@ for n in 2 3; do
   pieces=$(ls "$out/frames" | grep -c '^frame_000001_p[0-9]*\.vtu$')
   [[ $pieces -eq $n ]] || fail "$n processes: $pieces pieces of frame 1, expected $n"
   grep -q 'frames/frame_000001.pvtu' "$out/run.pvd" || fail "$n processes: run.pvd does not list the .pvtu"
-  /usr/bin/python3 - "$work/one/history.csv" "$out/history.csv" <<'EOF' || fail "$n processes: history differs from one process"
-import csv, sys
-one = list(csv.reader(open(sys.argv[1])))
-many = list(csv.reader(open(sys.argv[2])))
-assert one[0] == many[0], "columns differ"
-assert len(one) == len(many) and len(one) > 3, f"{len(one)} rows against {len(many)}"
-# Relative to each column's largest magnitude: a process count changes only the order of
-# nodal sums (round-off), which 1e-9 leaves room for and a wrong halo or a double count does not.
-for c, name in enumerate(one[0]):
-    scale = max(abs(float(r[c])) for r in one[1:]) or 1.0
-    for r1, rn in zip(one[1:], many[1:]):
-        d = abs(float(r1[c]) - float(rn[c]))
-        assert d <= 1e-9 * scale, f"{name} at t = {r1[0]}: {r1[c]} against {rn[c]}"
-EOF
+  same_history "$work/one/history.csv" "$out/history.csv" || fail "$n processes: history differs from one process"
 done
 # A fixed process count repeats bit for bit.
 timeout 300 mpiexec -n 2 "$tribo" run "$deck" --quiet --output "$work/again" >/dev/null 2>&1 || fail "second 2-process run failed"
@@ -94,13 +99,40 @@ count=$(grep -c "run stopped: .*process [01]: particle .* left the grid" "$work/
 grep -q "last good" "$work/fly.out" || fail "the last good step was not written"
 [[ -f "$work/fly/checkpoints/manifest.json" ]] || fail "no checkpoints of the last good step"
 
-# PD decks and subcommands other than run: one message, exit 1, no output folder.
-pd="$source_dir/tests/decks/good/pd_incline_2d.yaml"
-timeout 60 mpiexec -n 2 "$tribo" run "$pd" --output "$work/pd" >"$work/pd.out" 2>"$work/pd.err"
-[[ $? -eq 1 ]] || fail "a PD deck on 2 processes did not exit 1"
-count=$(grep -c "runs on one process only" "$work/pd.err")
-[[ $count -eq 1 ]] || fail "PD on 2 processes: expected one message, got $count: $(head -c 400 "$work/pd.err")"
-[[ ! -e "$work/pd" ]] || fail "PD on 2 processes wrote an output folder"
+# PD decks across processes: a breakable block with static friction on a rigid floor (the boxes
+# cut the block and its contact), history within 1e-9 of one process on 2 and 3 processes,
+# repeatable, and killed and restarted on 2 processes with the uninterrupted history bit for bit.
+pd="$work/pd.yaml"
+shortened "$source_dir/tests/decks/good/pd_incline_2d.yaml" "$pd" "time: {end: 0.05, cfl: 0.3}" "time: {end: 0.005, cfl: 0.3}" \
+  "every: 0.005" "every: 0.0005"
+timeout 120 "$tribo" run "$pd" --quiet --output "$work/pd1" >"$work/pd1.log" 2>&1 || fail "PD on one process: $(tail -c 400 "$work/pd1.log")"
+for n in 2 3; do
+  timeout 300 mpiexec -n $n "$tribo" run "$pd" --quiet --output "$work/pd$n" >"$work/pd$n.log" 2>&1 ||
+    { fail "PD on $n processes: $(tail -c 600 "$work/pd$n.log")"; continue; }
+  grep -q "\"processes\": $n" "$work/pd$n/summary.json" || fail "PD on $n processes: summary.json does not record them"
+  pieces=$(ls "$work/pd$n/frames" | grep -c '^frame_000001_p[0-9]*\.vtu$')
+  [[ $pieces -eq $n ]] || fail "PD on $n processes: $pieces pieces of frame 1, expected $n"
+  same_history "$work/pd1/history.csv" "$work/pd$n/history.csv" || fail "PD on $n processes: history differs from one process"
+done
+timeout 300 mpiexec -n 2 "$tribo" run "$pd" --quiet --output "$work/pd_again" >/dev/null 2>&1 || fail "second PD 2-process run failed"
+cmp -s "$work/pd2/history.csv" "$work/pd_again/history.csv" || fail "PD on 2 processes: history not repeatable bit for bit"
+pdlong="$work/pdlong.yaml"
+shortened "$source_dir/tests/decks/good/pd_incline_2d.yaml" "$pdlong" "every: 0.005" "every: 0.001"
+timeout 300 mpiexec -n 2 "$tribo" run "$pdlong" --quiet --output "$work/pdwhole" >/dev/null 2>&1 || fail "uninterrupted PD 2-process run failed"
+mpiexec -n 2 "$tribo" run "$pdlong" --quiet --output "$work/pdcut" >"$work/pdcut.log" 2>&1 &
+launcher=$!
+for _ in $(seq 1 100); do
+  [[ -f "$work/pdcut/frames/frame_000002.pvtu" ]] && break
+  sleep 0.1
+done
+kill -TERM $launcher
+wait $launcher
+grep -q "stopped by SIGTERM" "$work/pdcut.log" || fail "the killed PD run did not stop on SIGTERM: $(tail -c 400 "$work/pdcut.log")"
+timeout 300 mpiexec -n 2 "$tribo" run "$pdlong" --quiet --restart "$work/pdcut" >"$work/pdrestart.log" 2>&1 ||
+  fail "PD restart on 2 processes failed: $(tail -c 400 "$work/pdrestart.log")"
+cmp -s "$work/pdwhole/history.csv" "$work/pdcut/history.csv" || fail "killed and restarted PD history differs from the uninterrupted one"
+
+# Subcommands other than run and validate on several processes: refused.
 timeout 60 mpiexec -n 2 "$tribo" check "$deck" >"$work/check.out" 2>"$work/check.err"
 [[ $? -eq 1 ]] || fail "tribo check on 2 processes did not exit 1"
 # One process under mpiexec is an ordinary run.
@@ -122,4 +154,4 @@ for problem in incline-frictionless pd-velocity-weakening; do
       fail "validate $problem on $n processes differs from one process: $(grep "^$problem " "$work/v$n.$problem" | head -3)"
   done
 done
-cli_finish "incline on 2 and 3 processes against one, repeatable, killed and restarted on 2, unstable run stopped on all, PD and check refused, validate on 2 and 3; "
+cli_finish "incline on 2 and 3 processes against one, repeatable, killed and restarted on 2, unstable run stopped on all, PD on 2 and 3 and killed and restarted on 2, check refused, validate on 2 and 3; "

@@ -160,8 +160,8 @@ int main(int argc, char** argv) {
       std::ostream& out = speaks ? std::cout : static_cast<std::ostream&>(silent);
       if (processes > 1)
         out << fmt::format(
-            "on {} processes: MPM decks run across them; PD decks and MPM decks with slip: surface "
-            "run whole on every process (not distributed yet; docs/parallel.md)\n",
+            "on {} processes: the decks run across them; MPM decks with slip: surface and the "
+            "problems built in code run whole on every process (docs/parallel.md)\n",
             processes);
       return tribo::app::run_validation(problem, out) ? 0 : 4;
     }

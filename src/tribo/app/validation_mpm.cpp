@@ -76,11 +76,11 @@ History run_example(const std::string& deck, const std::function<void(Simulation
   History h;
   h.spec = load_example(deck);
   if (change) change(h.spec);
-  // Under mpirun (docs/parallel.md) an MPM deck that can run across the processes does, into one
-  // folder named by process 0; any other deck runs whole on every process, each in its own folder
-  // (the same result everywhere: the checks below then agree on every process).
+  // Under mpirun (docs/parallel.md) a PD deck, or an MPM deck that can run across the processes,
+  // does, into one folder named by process 0; any other deck runs whole on every process, each in
+  // its own folder (the same result everywhere: the checks below then agree on every process).
   const parallel::Communicator world = parallel::Communicator::world();
-  const bool across = world.size() > 1 && h.spec.method == Method::Mpm && mpm::unsupported_across_processes(h.spec).empty();
+  const bool across = world.size() > 1 && (h.spec.method == Method::Pd || mpm::unsupported_across_processes(h.spec).empty());
   const long long pid = ::getpid();
   const long long tag = across ? world.sum(world.rank() == 0 ? pid : 0LL) : pid;
   // One folder per process: two problems may run one deck at once (ctest -j).
