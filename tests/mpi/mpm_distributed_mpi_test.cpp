@@ -223,6 +223,16 @@ INSTANTIATE_TEST_SUITE_P(
                       // does the same when its platen speed is changed by 1e-12 (a one-step jump
                       // of 1.3e-8 of the crack force at step 193, then back to 1e-12): the
                       // decision is ill-conditioned, not the exchange.
+                      // The rest of the validation decks, as they are (issue 16: every example and
+                      // validation deck).
+                      Case{"incline_frictionless", "validation/incline-frictionless.yaml", 100, "", "", false},
+                      Case{"incline_slip", "validation/incline-slip.yaml", 100, "", "", false},
+                      Case{"incline_static_slip", "validation/incline-static-slip.yaml", 100, "", "", false},
+                      Case{"incline_stick", "validation/incline-stick.yaml", 100, "", "", false},
+                      Case{"rolling_disk", "validation/rolling-disk.yaml", 100, "", "", false},
+                      Case{"slide_to_rest", "validation/slide-to-rest.yaml", 100, "", "", false},
+                      Case{"sphere_incline", "validation/sphere-incline.yaml", 100, "", "", false},
+                      Case{"velocity_weakening", "validation/velocity-weakening.yaml", 100, "", "", false},
                       Case{"cracked_plate", "cracked-plate.yaml", 300, "", "", false},
                       Case{"crack_friction", "validation/crack-friction.yaml", 300, "", "", false},
                       Case{"crack_compression", "validation/crack-compression.yaml", 100, "", "", false},

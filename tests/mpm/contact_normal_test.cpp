@@ -128,6 +128,29 @@ TEST(RigidPreference, IgnoresARigidGradientThatIsRoundingNoise) {
   expect_unit_along(contact_normal<2>(ContactNormalMethod::MaxVolumeGradient, disk, floor, sum, Vec2::Zero()), {0, 1});
 }
 
+// Stop 22: where the deformable field only grazes a node inside the floor its own gradient is
+// tiny too (1e-12 here), and the floor's noise (1e-16 of its volume over a cell) passed the
+// relative test against it; which way the noise pointed depended on the order of the sums, so a
+// sphere on 3 processes left the one-process run. Against the floor's own scale V / h (the cell
+// length given) the noise is zero, and the grazing field's gradient decides.
+TEST(RigidPreference, IgnoresRigidNoiseAgainstItsOwnScaleWhereTheOtherFieldGrazesTheNode) {
+  const double h = 0.01;
+  ContactField<2> grazing = with_gradient({0, -2e-12}, 1e-14), floor = with_gradient({3e-17, -1e-16}, 1e-4);
+  floor.rigid = true;
+  const Vec2 sum = grazing.volume_gradient + floor.volume_gradient;
+  // Without a cell length (the node's largest gradient as the only scale) the noise is taken.
+  expect_unit_along(contact_normal<2>(ContactNormalMethod::AverageVolumeGradient, grazing, floor, sum, Vec2::Zero()),
+                    {-3e-17, 1e-16});
+  for (ContactNormalMethod m : {ContactNormalMethod::MaxGradient, ContactNormalMethod::MaxVolumeGradient,
+                                ContactNormalMethod::AverageVolumeGradient, ContactNormalMethod::LogisticRegression})
+    expect_unit_along(contact_normal<2>(m, grazing, floor, sum, Vec2::Zero(), h), {0, -1});
+  // A floor surface gradient (of the order of V / h) is still the rigid normal.
+  floor.volume_gradient = {0, -0.5 * floor.volume / h};
+  expect_unit_along(contact_normal<2>(ContactNormalMethod::AverageVolumeGradient, grazing, floor,
+                                      Vec2(grazing.volume_gradient + floor.volume_gradient), Vec2::Zero(), h),
+                    {0, 1});
+}
+
 TEST(DegenerateGradients, NoiseInTheChosenDeformableFieldFallsBackToTheOther) {
   // MaxVolumeGradient prefers a (more volume), but a's gradient is noise: -g_b decides.
   const ContactField<2> a = with_gradient({1e-17, -1e-17}, 0.9), b = with_gradient({0, -2}, 0.1);

@@ -310,6 +310,7 @@ class TimeLoop {
     if (options_.write_checkpoints) {
       output_.sync();  // the history rows the checkpoint covers are on disk before it is
       report_.checkpoint = checkpoints_.write(last_good_, sim_.step_count());
+      sim_.checkpoint_written();
       if (sim_.process_count() > 1) {
         on_any_process(sim_, false);  // every process's file is complete
         if (sim_.process_rank() == 0) checkpoints_.write_manifest(sim_.step_count(), sim_.time());

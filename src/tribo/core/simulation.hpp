@@ -159,6 +159,10 @@ class Simulation {
   virtual void restore_state(const StateReader& in) {
     throw std::logic_error("this solver does not read checkpoints");
   }
+  // Called by the driver once a checkpoint has been written to disk (not after an in-memory
+  // snapshot): a solver whose restored state is laid out afresh (PD across processes) lays out
+  // its running state the same way at its next step, so that a restart repeats the run.
+  virtual void checkpoint_written() {}
   // The largest stable time step at the current state (s), for the driver's guard; +inf when the
   // solver has no estimate.
   virtual double time_step_limit() const { return std::numeric_limits<double>::infinity(); }

@@ -23,7 +23,8 @@ bool usable(const Vec<Dim>& v) {
 constexpr double kNoiseFraction = 1.0e-8;
 
 // The gradient as an estimate of the normal: zero when it is noise relative to `scale` (the
-// largest gradient magnitude at the node), so that the fallbacks below take over.
+// largest gradient magnitude at the node, or the field's own scale, below), so that the fallbacks
+// below take over.
 template <int Dim>
 Vec<Dim> denoised(const Vec<Dim>& g, double scale) {
   const double n = g.norm();
@@ -53,15 +54,22 @@ Vec<Dim> first_usable(const Vec<Dim>& preferred, const Vec<Dim>& second) {
 
 template <int Dim>
 Vec<Dim> contact_normal(ContactNormalMethod method, const ContactField<Dim>& a, const ContactField<Dim>& b,
-                        const Vec<Dim>& sum_of_all_volume_gradients, const Vec<Dim>& specified) {
+                        const Vec<Dim>& sum_of_all_volume_gradients, const Vec<Dim>& specified,
+                        double cell_length) {
   if (method == ContactNormalMethod::Specified) return unit_or_zero<Dim>(specified);
 
-  // Every candidate below kNoiseFraction of the largest at the node is treated as zero.
+  // Every candidate below kNoiseFraction of the largest at the node is treated as zero, and below
+  // kNoiseFraction of its own field's scale V / h: a field's gradient at a node inside it is
+  // rounding noise of the order of 1e-16 V / h whatever the other fields hold there. (The largest
+  // gradient alone is no scale where the other field only grazes the node: a rigid floor's interior
+  // noise then passed as a normal, and which way it pointed depended on the order of the sums, so
+  // a sphere on 3 processes left the one-process run at step 87; stop 22.)
   const Vec<Dim> others_sum = sum_of_all_volume_gradients - a.volume_gradient;
   const double scale = std::max({finite_norm<Dim>(a.volume_gradient), finite_norm<Dim>(b.volume_gradient),
                                  finite_norm<Dim>(others_sum)});
-  const Vec<Dim> from_a = denoised<Dim>(a.volume_gradient, scale);
-  const Vec<Dim> from_b = denoised<Dim>(Vec<Dim>(-b.volume_gradient), scale);
+  const auto own = [cell_length](double amount) { return cell_length > 0.0 ? amount / cell_length : 0.0; };
+  const Vec<Dim> from_a = denoised<Dim>(a.volume_gradient, std::max(scale, own(a.volume)));
+  const Vec<Dim> from_b = denoised<Dim>(Vec<Dim>(-b.volume_gradient), std::max(scale, own(b.volume)));
 
   // Rigid preference: a rigid field's gradient comes from undeformed particles. A rigid gradient
   // that is noise (a node inside the rigid body) falls through to the method's own choice.
@@ -73,7 +81,7 @@ Vec<Dim> contact_normal(ContactNormalMethod method, const ContactField<Dim>& a, 
   switch (method) {
     case ContactNormalMethod::MaxGradient: {
       // NairnMPM "maxgrad": a against every other field at the node.
-      const Vec<Dim> from_others = denoised<Dim>(Vec<Dim>(-others_sum), scale);
+      const Vec<Dim> from_others = denoised<Dim>(Vec<Dim>(-others_sum), std::max(scale, own(b.volume)));
       if (from_a.squaredNorm() >= from_others.squaredNorm()) return first_usable<Dim>(from_a, from_others);
       return first_usable<Dim>(from_others, from_a);
     }
@@ -84,8 +92,8 @@ Vec<Dim> contact_normal(ContactNormalMethod method, const ContactField<Dim>& a, 
     case ContactNormalMethod::MassGradient: {
       // NairnMPM "owngrad": a's own mass gradient (the mass gradients have their own scale).
       const double mass_scale = std::max(finite_norm<Dim>(a.mass_gradient), finite_norm<Dim>(b.mass_gradient));
-      return first_usable<Dim>(denoised<Dim>(a.mass_gradient, mass_scale),
-                               denoised<Dim>(Vec<Dim>(-b.mass_gradient), mass_scale));
+      return first_usable<Dim>(denoised<Dim>(a.mass_gradient, std::max(mass_scale, own(a.mass))),
+                               denoised<Dim>(Vec<Dim>(-b.mass_gradient), std::max(mass_scale, own(b.mass))));
     }
     case ContactNormalMethod::AverageVolumeGradient:
     case ContactNormalMethod::LogisticRegression:
@@ -256,9 +264,9 @@ Vec<Dim> logistic_regression_normal(const Vec<Dim>* rel_positions, const int* la
 }
 
 template Vec<2> contact_normal<2>(ContactNormalMethod, const ContactField<2>&, const ContactField<2>&,
-                                  const Vec<2>&, const Vec<2>&);
+                                  const Vec<2>&, const Vec<2>&, double);
 template Vec<3> contact_normal<3>(ContactNormalMethod, const ContactField<3>&, const ContactField<3>&,
-                                  const Vec<3>&, const Vec<3>&);
+                                  const Vec<3>&, const Vec<3>&, double);
 template Vec<2> logistic_regression_normal<2>(const Vec<2>*, const int*, const double*, int, const Vec<2>&);
 template Vec<3> logistic_regression_normal<3>(const Vec<3>*, const int*, const double*, int, const Vec<3>&);
 template Vec<2> linear_regression_normal<2>(const Vec<2>*, const int*, const double*, int, const Vec<2>&);

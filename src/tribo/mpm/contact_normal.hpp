@@ -30,9 +30,13 @@
 
 namespace tribo::mpm {
 
+// cell_length: the smallest cell size (m), the unit of each field's own gradient scale (its
+// volume, or mass, over a cell): a field's gradient is noise below 1e-8 of the larger of that and
+// the largest gradient at the node. 0: only the largest gradient at the node.
 template <int Dim>
 Vec<Dim> contact_normal(ContactNormalMethod method, const ContactField<Dim>& a, const ContactField<Dim>& b,
-                        const Vec<Dim>& sum_of_all_volume_gradients, const Vec<Dim>& specified);
+                        const Vec<Dim>& sum_of_all_volume_gradients, const Vec<Dim>& specified,
+                        double cell_length = 0.0);
 
 // Logistic regression normal from the particles near the node (NairnMPM "logreg", 2018): fit the
 // labels y_p (-1 for a, +1 for b) with f(x) = 2 / (1 + exp(-(beta.x + beta_0))) - 1 by weighted

@@ -1041,7 +1041,13 @@ void MpmSimulation<Dim>::build_regression_neighbourhoods() {
   const double dust = node_field_dust(nodes_, distributed_ ? &processes_ : nullptr);
   if (distributed_) {
     communicate([&] {
-      const double width = (reach_ + 2) * global_grid_.cell.maxCoeff();
+      // A node of the sub-grid lies up to reach + 1 cells beyond the box on each axis (the box's
+      // cells widened by reach), and a particle touches it from up to the stencil's support
+      // further on each axis; a distance to the box is Euclidean, so a node off a corner of the box
+      // needs sqrt(Dim) times that. (reach + 2 cells, used until stop 22, missed particles near a
+      // box's corner: the sphere on 3 processes left the one-process run at step 87.)
+      const double width =
+          std::sqrt(static_cast<double>(Dim)) * (reach_ + 1 + stencil_support()) * global_grid_.cell.maxCoeff();
       const auto ghosts = parallel::GhostExchange<Dim>::build(particles_.position, decomposition_, width, processes_);
       ghosts.gather(std::tuple{NamedArray{"position", particles_.position}, NamedArray{"field", field_}},
                     std::tuple{NamedArray{"position", ghost_position_}, NamedArray{"field", ghost_field_}}, processes_);

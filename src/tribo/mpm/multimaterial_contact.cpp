@@ -43,11 +43,11 @@ ContactField<Dim> others_lumped(const NodeFields<Dim>& nodes, long base, const i
 template <int Dim>
 Vec<Dim> node_normal(ContactNormalMethod method, const ContactField<Dim>& a, const ContactField<Dim>& b,
                      const Vec<Dim>& gradient_sum, const Vec<Dim>& specified, const NodeParticles<Dim>* around,
-                     long n, int field_a, int fields, std::vector<int>& labels) {
+                     long n, int field_a, int fields, std::vector<int>& labels, double cell_length) {
   const bool regression = method == ContactNormalMethod::LogisticRegression && around != nullptr && !a.rigid && !b.rigid;
   const std::size_t entry = static_cast<std::size_t>(n) * fields + field_a;
   if (regression && around->fitted[entry]) return around->fitted_normal[entry];
-  const Vec<Dim> normal = contact_normal<Dim>(method, a, b, gradient_sum, specified);
+  const Vec<Dim> normal = contact_normal<Dim>(method, a, b, gradient_sum, specified, cell_length);
   if (!regression) return normal;
   const long begin = around->offset[n];
   const int count = static_cast<int>(around->offset[n + 1] - begin);
@@ -173,7 +173,8 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       int dominant = -1;
       const ContactField<Dim> fa = contact_field_at(nodes, base + a, false);
       const ContactField<Dim> fo = others_lumped(nodes, base, active, count, a, layout, dominant);
-      const Vec<Dim> normal = node_normal(settings.normals, fa, fo, gradient_sum, specified, around, n, a, F, labels);
+      const Vec<Dim> normal = node_normal(settings.normals, fa, fo, gradient_sum, specified, around, n, a, F, labels,
+                                           grid.cell.minCoeff());
       const PairContactResult<Dim> r =
           resolve_contact_pair<Dim>(fa, fo, normal, layout.law(a, dominant), settings, context, stage, slip_of(base + a),
                                     nullptr, layout.penalty_modulus(settings, a, dominant));
@@ -232,7 +233,8 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       if (layout.rigid_field[a]) continue;           // two rigid fields: nothing moves
       const ContactField<Dim> fa = contact_field_at(nodes, base + a, false);
       const ContactField<Dim> fb = contact_field_at(nodes, base + b, layout.rigid_field[b]);
-      const Vec<Dim> normal = node_normal(settings.normals, fa, fb, gradient_sum, specified, around, n, a, F, labels);
+      const Vec<Dim> normal = node_normal(settings.normals, fa, fb, gradient_sum, specified, around, n, a, F, labels,
+                                           grid.cell.minCoeff());
       // Slip at the surface: two-field nodes of a Coulomb pair (lumped nodes keep node slip).
       Vec<Dim> offset;
       const bool at_surface = moments != nullptr && layout.law(a, b).law == ContactLaw::Coulomb;

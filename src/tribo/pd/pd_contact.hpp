@@ -92,6 +92,7 @@ class PdContact {
   // processes (collective).
   void set_body_masses(std::vector<double> masses) { body_mass_ = std::move(masses); }
   std::vector<double>& slip_history() { return slip_; }
+  bool keeps_slip_history() const { return weakening_distance_ > 0.0; }
   void sum_totals_over_processes(const std::function<void(std::span<double>)>& sum);
 
   // Checkpoints: the list, and what the outputs read of the last pass (totals, dissipation,

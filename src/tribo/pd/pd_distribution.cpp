@@ -46,11 +46,13 @@ const std::byte* read_raw(const std::byte* in, const std::byte* end, T* data, st
 }
 
 // Writes the entries of a packed message (pack_particles, same list) into the entries `indices`
-// of every array, in order.
+// of every array, in order; returns the rest of the message.
 template <class List>
-void unpack_into(List&& list, std::span<const std::size_t> indices, std::span<const std::byte> buffer) {
-  if (buffer.size() != indices.size() * parallel::bytes_per_particle(list))
-    throw std::runtime_error("pd ghosts: a neighbour sent another number of copies than this process holds");
+std::span<const std::byte> unpack_into(List&& list, std::span<const std::size_t> indices,
+                                       std::span<const std::byte> buffer) {
+  const std::size_t bytes_here = indices.size() * parallel::bytes_per_particle(list);
+  if (buffer.size() < bytes_here)
+    throw std::runtime_error("pd ghosts: a neighbour sent fewer copies than this process holds");
   std::size_t offset = 0;
   for_each_array(list, [&](std::string_view, auto& values) {
     using T = typename std::remove_reference_t<decltype(values)>::value_type;
@@ -59,6 +61,7 @@ void unpack_into(List&& list, std::span<const std::size_t> indices, std::span<co
       parallel::detail::read_entry(values[indices[k]], buffer.data() + offset + k * bytes);
     offset += indices.size() * bytes;
   });
+  return buffer.subspan(bytes_here);
 }
 
 // The entries `order` of every array, in that order (a permutation or a selection).
@@ -122,18 +125,22 @@ std::vector<std::int64_t> PdSimulation<Dim>::owned_broken_bonds() const {
 }
 
 // The depth W of what an owned point's force depends on, from the positions now (collective).
-// L is the longest intact bond (at least the bond search's reach, delta + h), plus the skin it
-// may stretch by before the next distribution; R the contact's kernel support or radius.
+// L is the longest intact bond now (at least the bond search's reach, delta + h/2, the longest
+// a family can hold at the first distribution); R' the contact's support or radius plus the skin.
 //  - Bonds: a point's bond weights need its neighbours' families (the surface correction), so
-//    its family's families: 2 L; LPS adds the neighbours' dilatation, 3 L.
-//  - Contact: the repulsion on a pair needs both points' smoothed fields (2 R); friction on a
-//    pair needs its partner's force before friction (R + that force's own depth) and the load of
-//    the partner's pairs (3 R); objective friction evaluates the velocity fields of both points'
-//    families and spreads the friction over them (2 L + R before the force's depth).
+//    its family's families: 2 L; LPS adds the neighbours' dilatation, 3 L. Bonds join the same
+//    points for good, and which points a process holds is decided here, on the positions now:
+//    the bonds need no skin.
+//  - Contact joins whichever points come within R, and two points may close in by the skin before
+//    the next distribution: each contact hop counts R' = R + skin. The repulsion on a pair needs
+//    both points' smoothed fields (2 R'); friction on a pair needs its partner's force before
+//    friction (R' + that force's own depth) and the load of the partner's pairs (3 R'); objective
+//    friction evaluates the velocity fields of both points' families and spreads the friction
+//    over them (2 L + R' before the force's depth).
 template <int Dim>
 double PdSimulation<Dim>::ghost_width() const {
   const double h = spec_.pd.spacing;
-  double longest = spec_.pd.horizon * h + h;
+  double longest = spec_.pd.horizon * h + 0.5 * h;
   for (std::size_t i = 0; i < particles_.size() && !bonds_.offset.empty(); ++i) {
     if (!owned_[i]) continue;
     for (std::int64_t b = bonds_.begin(static_cast<int>(i)); b < bonds_.end(static_cast<int>(i)); ++b)
@@ -141,7 +148,7 @@ double PdSimulation<Dim>::ghost_width() const {
         longest = std::max(longest, (particles_.position[static_cast<std::size_t>(bonds_.neighbor[b])] -
                                      particles_.position[i]).norm());
   }
-  const double L = processes_.max(longest) + ghost_skin_;
+  const double L = processes_.max(longest);
   bool lps = false;
   for (const BodyModel& body : body_models_) lps = lps || body.model == MaterialModel::Lps;
   const double bonds = (lps ? 3.0 : 2.0) * L;
@@ -152,10 +159,10 @@ double PdSimulation<Dim>::ghost_width() const {
     c.breakable = std::isfinite(body.stretch_limit);
     bodies.push_back(c);
   }
-  if (!PdContact<Dim>::needed(bodies)) return bonds + ghost_skin_;
-  const double R = list_radius(spec_.pd);
+  if (!PdContact<Dim>::needed(bodies)) return bonds;
+  const double R = list_radius(spec_.pd) + ghost_skin_;
   const double reach = spec_.pd.contact.friction_model == FrictionModel::Objective ? 2.0 * L + R : R;
-  return std::max({bonds, reach + std::max(bonds, 2.0 * R), 3.0 * R}) + ghost_skin_;
+  return std::max({bonds, reach + std::max(bonds, 2.0 * R), 3.0 * R});
 }
 
 template <int Dim>
@@ -174,7 +181,6 @@ bool PdSimulation<Dim>::moved_past_skin() const {
 // count (bitwise repeatable runs).
 template <int Dim>
 void PdSimulation<Dim>::distribute(PointRecords<Dim> mine, std::vector<std::int64_t> broken) {
-  const auto start = std::chrono::steady_clock::now();
   if (ghost_skin_ == 0.0) ghost_skin_ = ghost_skin_spacings * spec_.pd.spacing;
   const int parts = processes_.size(), rank = processes_.rank();
   const double width = ghost_width();
@@ -229,7 +235,8 @@ void PdSimulation<Dim>::distribute(PointRecords<Dim> mine, std::vector<std::int6
     append_raw(out, &flat, 1);
     append_raw(out, theirs.data(), theirs.size());
   }
-  const std::vector<std::vector<std::byte>> received = processes_.all_to_all(std::move(send));
+  std::vector<std::vector<std::byte>> received;
+  communicate([&] { received = processes_.all_to_all(std::move(send)); });
 
   PointRecords<Dim> arrived;
   std::vector<std::int64_t> arrived_broken;
@@ -272,7 +279,6 @@ void PdSimulation<Dim>::distribute(PointRecords<Dim> mine, std::vector<std::int6
     ghost_send_.push_back(std::move(out));
     ghost_receive_.push_back(std::move(in));
   }
-  communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // Makes `records` (sorted by lattice index) the points of this process: the families, weights
@@ -318,29 +324,37 @@ void PdSimulation<Dim>::take_points(PointRecords<Dim>& records, const std::vecto
   redistribute_due_ = false;
 }
 
-// The copies' state from their owners (collective among the neighbours).
+// The copies' state from their owners (collective among the neighbours): 88 bytes a copy in 3D,
+// plus the LPS state and the slip history where the deck has them (the same on every process).
 template <int Dim>
 void PdSimulation<Dim>::refresh_ghosts() {
   communicate([&] {
-    const std::size_t n = particles_.size();
-    std::vector<double> zeros_a(n, 0.0), zeros_b(n, 0.0), zeros_c(n, 0.0), zeros_d(n, 0.0);
-    const auto sized = [n](std::vector<double>& v, std::vector<double>& zeros) -> std::vector<double>& {
-      return v.size() == n ? v : zeros;
-    };
-    std::vector<double>& slip = contact_ ? sized(contact_->slip_history(), zeros_d) : zeros_d;
-    const auto list = std::tuple{NamedArray{"position", particles_.position},
+    const auto base = std::tuple{NamedArray{"position", particles_.position},
                                  NamedArray{"velocity", particles_.velocity},
                                  NamedArray{"force", force_},
                                  NamedArray{"damage", particles_.damage},
-                                 NamedArray{"broken_volume", broken_volume_},
-                                 NamedArray{"lps_dilatation", sized(lps_dilatation_, zeros_a)},
-                                 NamedArray{"lps_coefficient", sized(lps_coefficient_, zeros_b)},
-                                 NamedArray{"lps_alpha", sized(lps_alpha_, zeros_c)},
-                                 NamedArray{"slip", slip}};
+                                 NamedArray{"broken_volume", broken_volume_}};
+    const auto lps = std::tuple{NamedArray{"lps_dilatation", lps_dilatation_},
+                                NamedArray{"lps_coefficient", lps_coefficient_},
+                                NamedArray{"lps_alpha", lps_alpha_}};
+    std::vector<double> none;
+    const bool with_lps = !lps_dilatation_.empty();
+    const bool with_slip = contact_ && contact_->keeps_slip_history();
+    const auto slip = std::tuple{NamedArray{"slip", with_slip ? contact_->slip_history() : none}};
     std::vector<std::vector<std::byte>> send(ghost_peers_.size());
-    for (std::size_t k = 0; k < ghost_peers_.size(); ++k) parallel::pack_particles(list, ghost_send_[k], send[k]);
+    for (std::size_t k = 0; k < ghost_peers_.size(); ++k) {
+      parallel::pack_particles(base, ghost_send_[k], send[k]);
+      if (with_lps) parallel::pack_particles(lps, ghost_send_[k], send[k]);
+      if (with_slip) parallel::pack_particles(slip, ghost_send_[k], send[k]);
+    }
     const auto received = processes_.exchange(ghost_peers_, send);
-    for (std::size_t k = 0; k < ghost_peers_.size(); ++k) unpack_into(list, ghost_receive_[k], received[k]);
+    for (std::size_t k = 0; k < ghost_peers_.size(); ++k) {
+      std::span<const std::byte> message = received[k];
+      message = unpack_into(base, ghost_receive_[k], message);
+      if (with_lps) message = unpack_into(lps, ghost_receive_[k], message);
+      if (with_slip) message = unpack_into(slip, ghost_receive_[k], message);
+      if (!message.empty()) throw std::runtime_error("pd ghosts: a neighbour sent more than the copies it holds");
+    }
   });
   owned_particles_step_ = -1;
 }

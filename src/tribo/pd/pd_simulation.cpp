@@ -726,8 +726,9 @@ template <int Dim>
 void PdSimulation<Dim>::save_state(StateWriter& out) const {
   if (distributed()) {
     // This process's own points with their state and broken bonds; the restored run distributes
-    // them afresh, and so does this one at its next step, so that both go on from the same boxes
-    // and copies (a restart that repeats the run bit for bit).
+    // them afresh, and so does this one at its next step after a checkpoint written to disk
+    // (checkpoint_written), so that both go on from the same boxes and copies (a restart that
+    // repeats the run bit for bit). A rewind to an in-memory snapshot agrees to round-off.
     PointRecords<Dim> mine = owned_records();
     for_each_array(PointRecords<Dim>::arrays(mine), [&out](std::string_view name, const auto& values) {
       out.write_array(fmt::format("pd.points.{}", name), values);
@@ -739,7 +740,6 @@ void PdSimulation<Dim>::save_state(StateWriter& out) const {
     out.write_value("pd.frictional_work", frictional_work_);
     out.write_value("pd.frictional_power", frictional_power_);
     if (contact_) contact_->save_totals(out);
-    redistribute_due_ = true;
     return;
   }
   for_each_array(point_state_arrays(*this), [&out](std::string_view name, const auto& values) {

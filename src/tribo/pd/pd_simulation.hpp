@@ -29,7 +29,7 @@ std::unique_ptr<Simulation<Dim>> make_simulation(const SimulationSpec& spec);
 // (ghosts) of the other processes' points within a width that covers every interaction its
 // points' forces depend on; it steps them all, keeps its own, and refreshes the copies from their
 // owners after every step. The boxes are recut, and the points moved, once a point has moved
-// half the ghosts' skin and after every checkpoint. energy(), contact_force(),
+// half the ghosts' skin and after every checkpoint written to disk. energy(), contact_force(),
 // external_impulse(), check_health() and surfaces() are collective and return the whole run's
 // values; particles() holds this process's points. On one process it is make_simulation(spec).
 template <int Dim>
@@ -61,6 +61,7 @@ class PdSimulation final : public Simulation<Dim> {
   void save_state(StateWriter& out) const override;
   void restore_state(const StateReader& in) override;
   double time_step_limit() const override { return critical_dt_; }
+  void checkpoint_written() override { redistribute_due_ = distributed(); }
   int process_count() const override { return processes_.size(); }
   int process_rank() const override { return processes_.rank(); }
   double communication_seconds() const override { return communication_seconds_; }
@@ -221,7 +222,7 @@ class PdSimulation final : public Simulation<Dim> {
   std::vector<std::vector<std::size_t>> ghost_receive_;  // per peer: its points held here
   std::vector<Vec<Dim>> distributed_at_;         // positions at the last distribution
   double ghost_skin_ = 0.0;                      // m
-  mutable bool redistribute_due_ = false;        // set by a checkpoint
+  bool redistribute_due_ = false;                // set by a checkpoint written to disk
   long distributions_ = 0;
   double communication_seconds_ = 0.0;
   SurfaceMesh gathered_pairs_;                   // every process's pairs in contact (process 0)
