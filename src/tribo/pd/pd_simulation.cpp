@@ -724,6 +724,11 @@ std::int64_t PdSimulation<Dim>::intact_bond_count() const {
 // constructor; stress is derived on demand.
 template <int Dim>
 void PdSimulation<Dim>::save_state(StateWriter& out) const {
+  out.write_value("pd.dt", dt_);
+  out.write_value("pd.time", time_);
+  out.write_value("pd.step", step_);
+  out.write_value("pd.frictional_work", frictional_work_);
+  out.write_value("pd.frictional_power", frictional_power_);
   if (distributed()) {
     // This process's own points with their state and broken bonds; the restored run distributes
     // them afresh, and so does this one at its next step after a checkpoint written to disk
@@ -734,11 +739,6 @@ void PdSimulation<Dim>::save_state(StateWriter& out) const {
       out.write_array(fmt::format("pd.points.{}", name), values);
     });
     out.write_array("pd.points.broken_bonds", owned_broken_bonds());
-    out.write_value("pd.dt", dt_);
-    out.write_value("pd.time", time_);
-    out.write_value("pd.step", step_);
-    out.write_value("pd.frictional_work", frictional_work_);
-    out.write_value("pd.frictional_power", frictional_power_);
     if (contact_) contact_->save_totals(out);
     return;
   }
@@ -746,16 +746,16 @@ void PdSimulation<Dim>::save_state(StateWriter& out) const {
     out.write_array(fmt::format("pd.{}", name), values);
   });
   out.write_array("pd.bond_weight", bond_weight_);
-  out.write_value("pd.dt", dt_);
-  out.write_value("pd.time", time_);
-  out.write_value("pd.step", step_);
-  out.write_value("pd.frictional_work", frictional_work_);
-  out.write_value("pd.frictional_power", frictional_power_);
   if (contact_) contact_->save_state(out);
 }
 
 template <int Dim>
 void PdSimulation<Dim>::restore_state(const StateReader& in) {
+  in.read_value("pd.dt", dt_);
+  in.read_value("pd.time", time_);
+  in.read_value("pd.step", step_);
+  in.read_value("pd.frictional_work", frictional_work_);
+  in.read_value("pd.frictional_power", frictional_power_);
   if (distributed()) {  // collective: the points go to the boxes cut over them
     PointRecords<Dim> mine;
     for_each_array(PointRecords<Dim>::arrays(mine), [&in](std::string_view name, auto& values) {
@@ -763,28 +763,17 @@ void PdSimulation<Dim>::restore_state(const StateReader& in) {
     });
     std::vector<std::int64_t> broken;
     in.read_array("pd.points.broken_bonds", broken);
-    in.read_value("pd.dt", dt_);
-    in.read_value("pd.time", time_);
-    in.read_value("pd.step", step_);
-    in.read_value("pd.frictional_work", frictional_work_);
-    in.read_value("pd.frictional_power", frictional_power_);
     distribute(std::move(mine), std::move(broken));
     if (contact_) contact_->restore_totals(in);
-    external_force_ = external_force(time_);
     gathered_pairs_ = SurfaceMesh{};
-    return;
+  } else {
+    // Sizes are the deck's: a checkpoint of another deck fails here instead of running on.
+    for_each_array(point_state_arrays(*this), [&in](std::string_view name, auto& values) {
+      in.read_array_of_size(fmt::format("pd.{}", name), values);
+    });
+    in.read_array_of_size("pd.bond_weight", bond_weight_);
+    if (contact_) contact_->restore_state(in);
   }
-  // Sizes are the deck's: a checkpoint of another deck fails here instead of running on.
-  for_each_array(point_state_arrays(*this), [&in](std::string_view name, auto& values) {
-    in.read_array_of_size(fmt::format("pd.{}", name), values);
-  });
-  in.read_array_of_size("pd.bond_weight", bond_weight_);
-  in.read_value("pd.dt", dt_);
-  in.read_value("pd.time", time_);
-  in.read_value("pd.step", step_);
-  in.read_value("pd.frictional_work", frictional_work_);
-  in.read_value("pd.frictional_power", frictional_power_);
-  if (contact_) contact_->restore_state(in);
   external_force_ = external_force(time_);  // from the restored state, as the pass computed it
   stress_step_ = -1;
 }
