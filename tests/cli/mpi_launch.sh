@@ -4,7 +4,8 @@
 # relative (issue 16), whose summary records the processes, and whose frames are .pvtu indexes of
 # one piece per process listed in run.pvd; the same run again repeats its history bit for bit; a
 # run killed on 2 processes and restarted there ends with the uninterrupted history bit for bit; the
-# same for a PD deck. Subcommands other than run and validate on several processes are refused;
+# same for a PD deck, whose checkpoints also continue on 3 processes. Subcommands other than run and
+# validate on several processes are refused;
 # `tribo validate` gives the one-process results. Skipped (passes,
 # saying so) where mpiexec is absent.
 # Usage: bash mpi_launch.sh /path/to/tribo /path/to/source
@@ -128,9 +129,16 @@ done
 kill -TERM $launcher
 wait $launcher
 grep -q "stopped by SIGTERM" "$work/pdcut.log" || fail "the killed PD run did not stop on SIGTERM: $(tail -c 400 "$work/pdcut.log")"
+cp -r "$work/pdcut" "$work/pdcut3"
 timeout 300 mpiexec -n 2 "$tribo" run "$pdlong" --quiet --restart "$work/pdcut" >"$work/pdrestart.log" 2>&1 ||
   fail "PD restart on 2 processes failed: $(tail -c 400 "$work/pdrestart.log")"
 cmp -s "$work/pdwhole/history.csv" "$work/pdcut/history.csv" || fail "killed and restarted PD history differs from the uninterrupted one"
+# The same checkpoints continued on 3 processes (PD takes another count: each process takes its
+# share of the pieces and the points are distributed afresh): within 1e-9 of the uninterrupted run.
+timeout 300 mpiexec -n 3 "$tribo" run "$pdlong" --restart "$work/pdcut3" >"$work/pdrestart3.log" 2>&1 ||
+  fail "PD restart of 2 processes' checkpoints on 3 failed: $(tail -c 400 "$work/pdrestart3.log")"
+grep -q "written by 2 processes" "$work/pdrestart3.log" || fail "the PD restart on 3 does not say it took 2 processes' pieces"
+same_history "$work/pdwhole/history.csv" "$work/pdcut3/history.csv" || fail "PD restarted on 3 processes differs from the uninterrupted run"
 
 # Subcommands other than run and validate on several processes: refused.
 timeout 60 mpiexec -n 2 "$tribo" check "$deck" >"$work/check.out" 2>"$work/check.err"
@@ -154,4 +162,4 @@ for problem in incline-frictionless pd-velocity-weakening; do
       fail "validate $problem on $n processes differs from one process: $(grep "^$problem " "$work/v$n.$problem" | head -3)"
   done
 done
-cli_finish "incline on 2 and 3 processes against one, repeatable, killed and restarted on 2, unstable run stopped on all, PD on 2 and 3 and killed and restarted on 2, check refused, validate on 2 and 3; "
+cli_finish "incline on 2 and 3 processes against one, repeatable, killed and restarted on 2, unstable run stopped on all, PD on 2 and 3, killed and restarted on 2 and on 3, check refused, validate on 2 and 3; "

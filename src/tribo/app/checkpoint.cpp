@@ -88,8 +88,8 @@ io::CheckpointImage make_checkpoint(const SimulationSpec& spec, const Simulation
 }
 
 template <int Dim>
-void restore_checkpoint(const io::CheckpointImage& image, const SimulationSpec& spec, Simulation<Dim>& sim,
-                        DriverState& driver) {
+void restore_driver_state(const io::CheckpointImage& image, const SimulationSpec& spec, const Simulation<Dim>& sim,
+                          DriverState& driver) {
   const auto mismatch = [&](const std::string& what) {
     return std::runtime_error(fmt::format(
         "the checkpoint was written for another deck ({}); run from the start without --restart, or "
@@ -119,7 +119,21 @@ void restore_checkpoint(const io::CheckpointImage& image, const SimulationSpec& 
   } catch (const std::runtime_error&) {
     driver.external_impulse = Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
   }
+}
+
+template <int Dim>
+void restore_checkpoint(const io::CheckpointImage& image, const SimulationSpec& spec, Simulation<Dim>& sim,
+                        DriverState& driver) {
+  restore_driver_state(image, spec, sim, driver);
   sim.restore_state(image);
+}
+
+template <int Dim>
+void restore_checkpoint_pieces(const io::CheckpointImage& first, const std::vector<const io::CheckpointImage*>& pieces,
+                               const SimulationSpec& spec, Simulation<Dim>& sim, DriverState& driver) {
+  restore_driver_state(first, spec, sim, driver);
+  std::vector<const StateReader*> readers(pieces.begin(), pieces.end());
+  sim.restore_pieces(readers, first);
 }
 
 CheckpointPlace checkpoint_place(const io::CheckpointImage& image) {
@@ -160,6 +174,29 @@ void CheckpointFolder::write_manifest(long step, double time) const {
                             fmt::format("{{\n  \"processes\": {},\n  \"step\": {},\n  \"time\": {:.17g},\n  "
                                         "\"pieces\": [{}]\n}}\n",
                                         processes_, step, time, pieces));
+}
+
+int CheckpointFolder::written_processes() const { return manifest_processes(run_directory_); }
+
+long CheckpointFolder::manifest_step() const {
+  std::ifstream in(manifest_path(run_directory_));
+  if (!in) return -1;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  static const std::regex step(R"re("step"\s*:\s*([0-9]+))re");
+  std::smatch match;
+  if (!std::regex_search(text, match, step)) return -1;
+  return std::stol(match[1].str());
+}
+
+std::optional<std::vector<CheckpointFolder::Loaded>> CheckpointFolder::pieces_of(long step, int written,
+                                                                                 int rank) const {
+  std::vector<Loaded> taken;
+  for (int p = rank; p < written; p += std::max(processes_, 1)) {
+    auto piece = CheckpointFolder(run_directory_, keep_, p, written).readable_at(step);
+    if (!piece) return std::nullopt;
+    taken.push_back(std::move(*piece));
+  }
+  return taken;
 }
 
 void CheckpointFolder::check_process_count() const {
@@ -274,5 +311,9 @@ template void restore_checkpoint<2>(const io::CheckpointImage&, const Simulation
                                     DriverState&);
 template void restore_checkpoint<3>(const io::CheckpointImage&, const SimulationSpec&, Simulation<3>&,
                                     DriverState&);
+template void restore_checkpoint_pieces<2>(const io::CheckpointImage&, const std::vector<const io::CheckpointImage*>&,
+                                           const SimulationSpec&, Simulation<2>&, DriverState&);
+template void restore_checkpoint_pieces<3>(const io::CheckpointImage&, const std::vector<const io::CheckpointImage*>&,
+                                           const SimulationSpec&, Simulation<3>&, DriverState&);
 
 }  // namespace tribo::app

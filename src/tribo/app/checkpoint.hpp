@@ -52,6 +52,13 @@ template <int Dim>
 void restore_checkpoint(const io::CheckpointImage& image, const SimulationSpec& spec, Simulation<Dim>& sim,
                         DriverState& driver);
 
+// The same from the pieces of a checkpoint written by another number of processes: `first` (piece
+// 0, read by every process) holds the driver state and is checked against the deck; `pieces` are
+// the ones this process takes (maybe none). Collective (Simulation::restore_pieces).
+template <int Dim>
+void restore_checkpoint_pieces(const io::CheckpointImage& first, const std::vector<const io::CheckpointImage*>& pieces,
+                               const SimulationSpec& spec, Simulation<Dim>& sim, DriverState& driver);
+
 // The step and time a checkpoint was taken at (for messages), without restoring it.
 struct CheckpointPlace {
   long step = 0;
@@ -95,6 +102,13 @@ class CheckpointFolder {
   // written by as many processes as this run has (throws std::runtime_error saying how to run).
   void write_manifest(long step, double time) const;
   void check_process_count() const;
+  // The manifest's process count and step (0 and -1 without a manifest).
+  int written_processes() const;
+  long manifest_step() const;
+  // A restart on another number of processes (a solver that takes it: PD): the pieces of `step`
+  // written by `written` processes that this process takes, p = rank, rank + processes, ...;
+  // std::nullopt when one of them does not read whole.
+  std::optional<std::vector<Loaded>> pieces_of(long step, int written, int rank) const;
 
  private:
   std::filesystem::path run_directory_;

@@ -108,6 +108,29 @@ void check_time_step(const Simulation<Dim>& sim, const SimulationSpec& spec) {
                                     sim.dt(), limit, basis));
 }
 
+// A restart on another number of processes than the checkpoints' (collective): every process
+// reads piece 0 (the driver state, the deck's check) and its share of the pieces of the manifest's
+// step; the solver distributes the points they hold afresh.
+template <int Dim>
+std::optional<double> resume_from_pieces(Simulation<Dim>& sim, const SimulationSpec& spec,
+                                         const CheckpointFolder& checkpoints, int written, DriverState& driver,
+                                         RunReport& report) {
+  const long step = checkpoints.manifest_step();
+  const auto first = step >= 0 ? CheckpointFolder(report.directory, 2, 0, written).readable_at(step) : std::nullopt;
+  const auto mine = step >= 0 ? checkpoints.pieces_of(step, written, sim.process_rank()) : std::nullopt;
+  if (on_any_process(sim, !first || !mine))
+    throw std::runtime_error(fmt::format(
+        "--restart {}: the checkpoint pieces of step {} written by {} processes are not all readable",
+        report.directory.string(), step, written));
+  std::vector<const io::CheckpointImage*> pieces;
+  for (const CheckpointFolder::Loaded& piece : *mine) pieces.push_back(&piece.image);
+  restore_checkpoint_pieces(first->image, pieces, spec, sim, driver);
+  report.checkpoint = first->file;
+  report.restart_note += fmt::format("continuing from the {} pieces of step {} (t = {:.6g} s) written by {} processes",
+                                     written, sim.step_count(), sim.time(), written);
+  return sim.time();
+}
+
 // Moves the checkpoints of an earlier run in this folder aside (a fresh run), or (a restart)
 // loads the newest readable checkpoint into the solver and the driver state. Returns the time the
 // run resumes at, none for a fresh run or a restart that found no checkpoint.
@@ -125,6 +148,11 @@ std::optional<double> resume_or_start(Simulation<Dim>& sim, const SimulationSpec
                                         checkpoints.previous_path().string());
     return std::nullopt;
   }
+  // Checkpoints of another process count: a solver that takes them (PD) continues from the
+  // manifest's step, each process taking its share of the pieces (docs/parallel.md).
+  const int written = checkpoints.written_processes();
+  if (written > 1 && written != sim.process_count() && sim.process_count() > 1 && sim.restores_any_process_count())
+    return resume_from_pieces(sim, spec, checkpoints, written, driver, report);
   checkpoints.check_process_count();
   for (const fs::path& folder : {report.directory, report.directory / "frames", checkpoints.path()})
     remove_interrupted_writes(folder);

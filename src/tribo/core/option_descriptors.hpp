@@ -40,11 +40,16 @@ struct PdContactModelDescriptor {
   double default_radius;     // spacings: smoothed, kernel support R; pairwise, contact distance d
   double default_stiffness;  // bond micromodulus units
   bool lammps_radius_rule;   // radius_rule: lammps (d from the reference distance, LAMMPS' rule)
+  // spacings: the radius must exceed it. Smoothed: the kernel must reach the other body's points
+  // at the rest gap (one spacing) whatever the lateral offset, sqrt(1 + 1/4) h = 1.118 h in 2D and
+  // sqrt(1 + 1/2) h = 1.225 h in 3D, or the calibration has no gradient to rest on (G0 = 0): a
+  // block with radius 0.9 fell through its floor with NaN contact energy (stop 22).
+  double smallest_radius;
 };
 
 inline constexpr std::array<PdContactModelDescriptor, 2> kPdContactModels{{
-    {PdContactModel::Smoothed, "smoothed", 2.0, 1.0, false},
-    {PdContactModel::Pairwise, "pairwise", 0.9, 15.0, true},
+    {PdContactModel::Smoothed, "smoothed", 2.0, 1.0, false, 1.25},
+    {PdContactModel::Pairwise, "pairwise", 0.9, 15.0, true, 0.0},
 }};
 
 // pd.contact.friction_model (pd/friction_models.hpp, pd/objective_friction.cpp). A model without

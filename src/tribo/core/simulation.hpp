@@ -159,6 +159,14 @@ class Simulation {
   virtual void restore_state(const StateReader& in) {
     throw std::logic_error("this solver does not read checkpoints");
   }
+  // A restart on another number of processes (docs/parallel.md): whether this solver takes the
+  // pieces of a checkpoint written by another count, and restores from those this process was
+  // given (maybe none; `first`, piece 0, read by every process, for what every piece holds alike).
+  // Collective.
+  virtual bool restores_any_process_count() const { return false; }
+  virtual void restore_pieces(std::span<const StateReader* const> /*pieces*/, const StateReader& /*first*/) {
+    throw std::logic_error("this solver restarts only on the process count its checkpoints were written by");
+  }
   // Called by the driver once a checkpoint has been written to disk (not after an in-memory
   // snapshot): a solver whose restored state is laid out afresh (PD across processes) lays out
   // its running state the same way at its next step, so that a restart repeats the run.

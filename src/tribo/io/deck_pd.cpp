@@ -25,6 +25,14 @@ void read_contact(const DeckNode& node, PdContactSpec& contact) {
   const DeckMap map = node.map(contact_keys());
   contact.model = choice(map, "model", kPdContactModelNames, "PD contact model", contact.model);
   if (map.get("radius")) contact.radius = positive(map, "radius", radius_in_spacings(contact));
+  if (const double smallest = descriptor_of(contact.model).smallest_radius;
+      map.get("radius") && !(radius_in_spacings(contact) > smallest))
+    map.get("radius")->fail(fmt::format(
+        "radius {} spacings is too small for the {} contact: its kernel must reach the other body's points "
+        "one spacing away at any lateral offset, so more than {} spacings (default {}); for the seed's "
+        "springs of contact distance {} give model: pairwise",
+        radius_in_spacings(contact), name_of(contact.model, kPdContactModelNames), smallest,
+        descriptor_of(contact.model).default_radius, radius_in_spacings(contact)));
   contact.radius_rule = choice(map, "radius_rule", kPdContactRadiusRuleNames, "contact radius rule",
                                contact.radius_rule);
   if (contact.radius_rule == PdContactRadiusRule::Lammps && !descriptor_of(contact.model).lammps_radius_rule) {

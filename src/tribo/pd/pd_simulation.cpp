@@ -13,6 +13,7 @@
 #include "tribo/pd/lps.hpp"
 #include "tribo/pd/material_constants.hpp"
 #include "tribo/pd/neighbor_search.hpp"
+#include "tribo/parallel/particle_exchange.hpp"
 #include "tribo/pd/parallel.hpp"
 #include "tribo/pd/pmb.hpp"
 #include "tribo/pd/precrack.hpp"
@@ -756,16 +757,10 @@ void PdSimulation<Dim>::restore_state(const StateReader& in) {
   in.read_value("pd.step", step_);
   in.read_value("pd.frictional_work", frictional_work_);
   in.read_value("pd.frictional_power", frictional_power_);
-  if (distributed()) {  // collective: the points go to the boxes cut over them
-    PointRecords<Dim> mine;
-    for_each_array(PointRecords<Dim>::arrays(mine), [&in](std::string_view name, auto& values) {
-      in.read_array(fmt::format("pd.points.{}", name), values);
-    });
-    std::vector<std::int64_t> broken;
-    in.read_array("pd.points.broken_bonds", broken);
-    distribute(std::move(mine), std::move(broken));
-    if (contact_) contact_->restore_totals(in);
-    gathered_pairs_ = SurfaceMesh{};
+  if (distributed()) {
+    const StateReader* piece = &in;
+    restore_pieces(std::span<const StateReader* const>(&piece, 1), in);
+    return;
   } else {
     // Sizes are the deck's: a checkpoint of another deck fails here instead of running on.
     for_each_array(point_state_arrays(*this), [&in](std::string_view name, auto& values) {
@@ -774,6 +769,40 @@ void PdSimulation<Dim>::restore_state(const StateReader& in) {
     in.read_array_of_size("pd.bond_weight", bond_weight_);
     if (contact_) contact_->restore_state(in);
   }
+  external_force_ = external_force(time_);  // from the restored state, as the pass computed it
+  stress_step_ = -1;
+}
+
+// Across processes (collective): the points of every piece given, which together with the other
+// processes' pieces hold every point once, distributed afresh over the boxes cut over them. The
+// scalars (time, step, friction's work, the contact totals) are the run's, the same in every piece.
+template <int Dim>
+void PdSimulation<Dim>::restore_pieces(std::span<const StateReader* const> pieces, const StateReader& first) {
+  if (!distributed()) throw std::logic_error("PdSimulation::restore_pieces: a run on one process reads one checkpoint");
+  first.read_value("pd.dt", dt_);
+  first.read_value("pd.time", time_);
+  first.read_value("pd.step", step_);
+  first.read_value("pd.frictional_work", frictional_work_);
+  first.read_value("pd.frictional_power", frictional_power_);
+  PointRecords<Dim> all_points;
+  std::vector<std::int64_t> broken;
+  for (const StateReader* piece : pieces) {
+    PointRecords<Dim> points;
+    for_each_array(PointRecords<Dim>::arrays(points), [piece](std::string_view name, auto& values) {
+      piece->read_array(fmt::format("pd.points.{}", name), values);
+    });
+    std::vector<std::byte> buffer;
+    std::vector<std::size_t> every(points.size());
+    for (std::size_t k = 0; k < every.size(); ++k) every[k] = k;
+    parallel::pack_particles(PointRecords<Dim>::arrays(points), every, buffer);
+    parallel::unpack_particles(PointRecords<Dim>::arrays(all_points), buffer);
+    std::vector<std::int64_t> pairs;
+    piece->read_array("pd.points.broken_bonds", pairs);
+    broken.insert(broken.end(), pairs.begin(), pairs.end());
+  }
+  distribute(std::move(all_points), std::move(broken));
+  if (contact_) contact_->restore_totals(first);
+  gathered_pairs_ = SurfaceMesh{};
   external_force_ = external_force(time_);  // from the restored state, as the pass computed it
   stress_step_ = -1;
 }

@@ -62,6 +62,8 @@ class PdSimulation final : public Simulation<Dim> {
   void restore_state(const StateReader& in) override;
   double time_step_limit() const override { return critical_dt_; }
   void checkpoint_written() override { redistribute_due_ = distributed(); }
+  bool restores_any_process_count() const override { return distributed(); }
+  void restore_pieces(std::span<const StateReader* const> pieces, const StateReader& first) override;
   int process_count() const override { return processes_.size(); }
   int process_rank() const override { return processes_.rank(); }
   double communication_seconds() const override { return communication_seconds_; }
