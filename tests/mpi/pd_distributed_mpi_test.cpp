@@ -117,9 +117,10 @@ void compare_runs(const SimulationSpec& spec, const Case& c) {
     EXPECT_LT(fewest, static_cast<double>(total)) << c.name << ": no process holds only part";
   }
   EXPECT_EQ(many.distributions(), again.distributions());
-  // The pairs in contact, gathered on process 0.
+  // The pairs in contact, gathered on process 0 (surfaces() is collective).
+  const auto sn = many.surfaces();
   if (world.rank() == 0) {
-    const auto s1 = one.surfaces(), sn = many.surfaces();
+    const auto s1 = one.surfaces();
     ASSERT_EQ(s1.size(), sn.size()) << c.name;
     for (std::size_t m = 0; m < s1.size(); ++m)
       EXPECT_EQ(s1[m].cells.size(), sn[m].cells.size()) << c.name << ": pairs in contact";

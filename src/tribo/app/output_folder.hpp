@@ -60,10 +60,13 @@ class OutputFolder {
       for (int r = 0; r < processes_; ++r) pieces.push_back(fmt::format("{}_p{}.vtu", stem, r));
       io::write_particle_frame<Dim>(dir_ / "frames" / pieces[static_cast<std::size_t>(rank_)], sim.particles(),
                                     spec_.output.fields, material_names_);
+      // surfaces() is collective (PD gathers its pairs in contact on process 0; every process
+      // holds the whole of every MPM crack): every process asks, process 0 writes them.
+      const std::vector<SurfaceMesh> meshes = sim.surfaces();
       if (rank_ == 0) {
         io::write_particle_frame_index<Dim>(dir_ / "frames" / (stem + ".pvtu"), pieces, spec_.output.fields);
         pvd_.add(sim.time(), "frames/" + stem + ".pvtu", 0);
-        write_surfaces(sim);  // every process holds the whole of every crack: process 0 writes them
+        write_surfaces(sim.time(), meshes);
       }
       ++frame_;
       return;
@@ -71,18 +74,18 @@ class OutputFolder {
     io::write_particle_frame<Dim>(dir_ / "frames" / (stem + ".vtu"), sim.particles(), spec_.output.fields,
                                   material_names_);
     pvd_.add(sim.time(), "frames/" + stem + ".vtu", 0);
-    write_surfaces(sim);
+    write_surfaces(sim.time(), sim.surfaces());
     ++frame_;
   }
   int frames() const { return frame_; }
 
   // The frame's surface meshes (cracks), parts 1, 2, ... of its PVD entry.
-  void write_surfaces(const Simulation<Dim>& sim) {
+  void write_surfaces(double time, const std::vector<SurfaceMesh>& meshes) {
     int part = 1;
-    for (const SurfaceMesh& mesh : sim.surfaces()) {
+    for (const SurfaceMesh& mesh : meshes) {
       const std::string name = fmt::format("{}_{:06d}.vtu", mesh.name, frame_);
       io::write_surface_mesh(dir_ / "frames" / name, mesh);
-      pvd_.add(sim.time(), "frames/" + name, part++);
+      pvd_.add(time, "frames/" + name, part++);
     }
   }
   // The history rows so far made durable, with the checkpoint that covers them.

@@ -90,6 +90,44 @@ std::size_t unpack_particles(List&& list, std::span<const std::byte> buffer) {
   return count;
 }
 
+// Writes the particles of a message made by pack_particles (same list) into the entries `indices`
+// of every array, in order (a refresh of copies held at those places); returns the rest of the
+// message. A message shorter than the indices is an error.
+template <class List>
+std::span<const std::byte> unpack_particles_into(List&& list, std::span<const std::size_t> indices,
+                                                 std::span<const std::byte> buffer) {
+  const std::size_t bytes_here = indices.size() * bytes_per_particle(list);
+  if (buffer.size() < bytes_here) throw std::runtime_error("unpack_particles_into: the message is short");
+  std::size_t offset = 0;
+  for_each_array(list, [&](std::string_view, auto& values) {
+    using T = typename std::remove_reference_t<decltype(values)>::value_type;
+    constexpr std::size_t bytes = detail::entry_bytes<T>();
+    for (std::size_t k = 0; k < indices.size(); ++k) detail::read_entry(values[indices[k]], buffer.data() + offset + k * bytes);
+    offset += indices.size() * bytes;
+  });
+  return buffer.subspan(bytes_here);
+}
+
+// Appends the entries `indices` of every array of `from` to the arrays of `to`, a list of the same
+// types in the same order (a selection of particles into another set of arrays).
+template <class From, class To>
+void copy_particles(From&& from, std::span<const std::size_t> indices, To&& to) {
+  std::vector<std::byte> buffer;
+  pack_particles(from, indices, buffer);
+  unpack_particles(to, buffer);
+}
+
+// Keeps the entries `order` of every array, in that order (a permutation or a selection).
+template <class List>
+void select_particles(List&& list, std::span<const std::size_t> order) {
+  for_each_array(list, [&](std::string_view, auto& values) {
+    std::remove_reference_t<decltype(values)> picked;
+    picked.reserve(order.size());
+    for (std::size_t k : order) picked.push_back(values[k]);
+    values = std::move(picked);
+  });
+}
+
 // Removes the particles whose `leaving` flag is set, keeping the others in their order.
 template <class List>
 void erase_particles(List&& list, std::span<const char> leaving) {

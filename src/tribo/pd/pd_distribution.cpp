@@ -45,36 +45,6 @@ const std::byte* read_raw(const std::byte* in, const std::byte* end, T* data, st
   return in + count * sizeof(T);
 }
 
-// Writes the entries of a packed message (pack_particles, same list) into the entries `indices`
-// of every array, in order; returns the rest of the message.
-template <class List>
-std::span<const std::byte> unpack_into(List&& list, std::span<const std::size_t> indices,
-                                       std::span<const std::byte> buffer) {
-  const std::size_t bytes_here = indices.size() * parallel::bytes_per_particle(list);
-  if (buffer.size() < bytes_here)
-    throw std::runtime_error("pd ghosts: a neighbour sent fewer copies than this process holds");
-  std::size_t offset = 0;
-  for_each_array(list, [&](std::string_view, auto& values) {
-    using T = typename std::remove_reference_t<decltype(values)>::value_type;
-    constexpr std::size_t bytes = parallel::detail::entry_bytes<T>();
-    for (std::size_t k = 0; k < indices.size(); ++k)
-      parallel::detail::read_entry(values[indices[k]], buffer.data() + offset + k * bytes);
-    offset += indices.size() * bytes;
-  });
-  return buffer.subspan(bytes_here);
-}
-
-// The entries `order` of every array, in that order (a permutation or a selection).
-template <class List>
-void select_entries(List&& list, std::span<const std::size_t> order) {
-  for_each_array(list, [&](std::string_view, auto& values) {
-    std::remove_reference_t<decltype(values)> picked;
-    picked.reserve(order.size());
-    for (std::size_t k : order) picked.push_back(values[k]);
-    values = std::move(picked);
-  });
-}
-
 }  // namespace
 
 template <int Dim>
@@ -94,7 +64,7 @@ PointRecords<Dim> PdSimulation<Dim>::owned_records() const {
     return v.size() == n ? v : zeros;
   };
   const std::vector<double>& slip = contact_ ? sized(contact_->slip_history()) : zeros;
-  const auto local = std::tuple_cat(
+  const auto held = std::tuple_cat(
       Particles<Dim>::arrays(particles_),
       std::tuple{NamedArray{"global_id", global_id_}, NamedArray{"owner", owner_},
                  NamedArray{"broken_volume", broken_volume_},
@@ -102,10 +72,8 @@ PointRecords<Dim> PdSimulation<Dim>::owned_records() const {
                  NamedArray{"lps_coefficient", sized(lps_coefficient_)},
                  NamedArray{"lps_alpha", sized(lps_alpha_)}, NamedArray{"slip", slip},
                  NamedArray{"force", force_}, NamedArray{"applied_force", applied_force_}});
-  std::vector<std::byte> buffer;
-  parallel::pack_particles(local, own, buffer);
   PointRecords<Dim> records;
-  parallel::unpack_particles(PointRecords<Dim>::arrays(records), buffer);
+  parallel::copy_particles(held, own, PointRecords<Dim>::arrays(records));
   return records;
 }
 
@@ -152,14 +120,7 @@ double PdSimulation<Dim>::ghost_width() const {
   bool lps = false;
   for (const BodyModel& body : body_models_) lps = lps || body.model == MaterialModel::Lps;
   const double bonds = (lps ? 3.0 : 2.0) * L;
-  std::vector<ContactBody> bodies;
-  for (const BodyModel& body : body_models_) {
-    ContactBody c;
-    c.rigid = body.model == MaterialModel::Rigid;
-    c.breakable = std::isfinite(body.stretch_limit);
-    bodies.push_back(c);
-  }
-  if (!PdContact<Dim>::needed(bodies)) return bonds;
+  if (!PdContact<Dim>::needed(contact_bodies())) return bonds;
   const double R = list_radius(spec_.pd) + ghost_skin_;
   const double reach = spec_.pd.contact.friction_model == FrictionModel::Objective ? 2.0 * L + R : R;
   return std::max({bonds, reach + std::max(bonds, 2.0 * R), 3.0 * R});
@@ -259,7 +220,7 @@ void PdSimulation<Dim>::distribute(PointRecords<Dim> mine, std::vector<std::int6
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::sort(order.begin(), order.end(),
             [&](std::size_t a, std::size_t b) { return arrived.global_id[a] < arrived.global_id[b]; });
-  select_entries(PointRecords<Dim>::arrays(arrived), order);
+  parallel::select_particles(PointRecords<Dim>::arrays(arrived), order);
   take_points(arrived, arrived_broken);
 
   // The copies to refresh after every step: with each process whose box is within W of this
@@ -350,36 +311,36 @@ void PdSimulation<Dim>::refresh_ghosts() {
     const auto received = processes_.exchange(ghost_peers_, send);
     for (std::size_t k = 0; k < ghost_peers_.size(); ++k) {
       std::span<const std::byte> message = received[k];
-      message = unpack_into(base, ghost_receive_[k], message);
-      if (with_lps) message = unpack_into(lps, ghost_receive_[k], message);
-      if (with_slip) message = unpack_into(slip, ghost_receive_[k], message);
+      message = parallel::unpack_particles_into(base, ghost_receive_[k], message);
+      if (with_lps) message = parallel::unpack_particles_into(lps, ghost_receive_[k], message);
+      if (with_slip) message = parallel::unpack_particles_into(slip, ghost_receive_[k], message);
       if (!message.empty()) throw std::runtime_error("pd ghosts: a neighbour sent more than the copies it holds");
     }
   });
   owned_particles_step_ = -1;
 }
 
-// Every process's pairs in contact, drawn as one mesh on process 0 (surfaces(); collective).
+// Every process's pairs in contact, drawn as one mesh on process 0 (surfaces(); collective, at the
+// outputs only). The other processes get an empty mesh of the same name.
 template <int Dim>
-void PdSimulation<Dim>::gather_pair_mesh() {
-  if (!contact_) return;
+SurfaceMesh PdSimulation<Dim>::gathered_pair_mesh() const {
+  SurfaceMesh gathered;
   communicate([&] {
     const SurfaceMesh mine = contact_->pair_mesh(std::span<const Vec<Dim>>(particles_.position), owned_);
     std::vector<std::vector<std::byte>> send(static_cast<std::size_t>(processes_.size()));
     append_raw(send[0], mine.points.data(), mine.points.size());
     const auto received = processes_.all_to_all(std::move(send));
-    gathered_pairs_ = SurfaceMesh{};
-    gathered_pairs_.name = mine.name;
+    gathered.name = mine.name;
     if (processes_.rank() != 0) return;
     for (const std::vector<std::byte>& message : received) {
       const std::size_t count = message.size() / sizeof(Vec3);
-      const std::size_t first = gathered_pairs_.points.size();
-      gathered_pairs_.points.resize(first + count);
-      read_raw(message.data(), message.data() + message.size(), gathered_pairs_.points.data() + first, count);
+      const std::size_t first = gathered.points.size();
+      gathered.points.resize(first + count);
+      read_raw(message.data(), message.data() + message.size(), gathered.points.data() + first, count);
     }
-    for (int k = 0; k + 1 < static_cast<int>(gathered_pairs_.points.size()); k += 2)
-      gathered_pairs_.cells.push_back({k, k + 1});
+    for (int k = 0; k + 1 < static_cast<int>(gathered.points.size()); k += 2) gathered.cells.push_back({k, k + 1});
   });
+  return gathered;
 }
 
 #define TRIBO_PD_DISTRIBUTION(Dim)                                                                    \
@@ -391,7 +352,7 @@ void PdSimulation<Dim>::gather_pair_mesh() {
   template void PdSimulation<Dim>::distribute(PointRecords<Dim>, std::vector<std::int64_t>);        \
   template void PdSimulation<Dim>::take_points(PointRecords<Dim>&, const std::vector<std::int64_t>&); \
   template void PdSimulation<Dim>::refresh_ghosts();                                                \
-  template void PdSimulation<Dim>::gather_pair_mesh();
+  template SurfaceMesh PdSimulation<Dim>::gathered_pair_mesh() const;
 TRIBO_PD_DISTRIBUTION(2)
 TRIBO_PD_DISTRIBUTION(3)
 #undef TRIBO_PD_DISTRIBUTION

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <utility>
 
 #include "tribo/core/error.hpp"
@@ -107,14 +108,10 @@ PdSimulation<Dim>::PdSimulation(const SimulationSpec& spec, const parallel::Comm
     const int parts = processes_.size(), rank = processes_.rank();
     const std::int64_t first = n * rank / parts, last = n * (rank + 1) / parts;
     PointRecords<Dim> mine;
-    for_each_array(Particles<Dim>::arrays(lattice.points), [&](std::string_view name, auto& values) {
-      for_each_array(Particles<Dim>::arrays(mine.particles), [&](std::string_view to, auto& out) {
-        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(out)>, std::remove_cvref_t<decltype(values)>>)
-          if (name == to) out.assign(values.begin() + first, values.begin() + last);
-      });
-    });
-    const std::size_t count = static_cast<std::size_t>(last - first);
     for (std::int64_t g = first; g < last; ++g) mine.global_id.push_back(g);
+    const std::vector<std::size_t> slice(mine.global_id.begin(), mine.global_id.end());
+    parallel::copy_particles(Particles<Dim>::arrays(lattice.points), slice, Particles<Dim>::arrays(mine.particles));
+    const std::size_t count = slice.size();
     mine.owner.assign(count, rank);
     for (auto* zeros : {&mine.broken_volume, &mine.lps_dilatation, &mine.lps_coefficient,
                         &mine.lps_alpha, &mine.slip})
@@ -129,10 +126,7 @@ PdSimulation<Dim>::PdSimulation(const SimulationSpec& spec, const parallel::Comm
   accumulate_forces(0.0);  // a(0) for the first half kick
   frictional_power_ = frictional_power();
   update_damage();
-  if (distributed()) {
-    refresh_ghosts();
-    gather_pair_mesh();
-  }
+  if (distributed()) refresh_ghosts();
 }
 
 // The per-point arrays of the points this process holds, and each body's range of them.
@@ -198,7 +192,7 @@ void PdSimulation<Dim>::set_up_bonds() {
 
 // Contact needs each body's rigidity, breakability, bond micromodulus and (rigid) spin.
 template <int Dim>
-void PdSimulation<Dim>::set_up_contact() {
+std::vector<ContactBody> PdSimulation<Dim>::contact_bodies() const {
   const double delta = spec_.pd.horizon * spec_.pd.spacing;
   std::vector<ContactBody> bodies;
   for (const BodyModel& body : body_models_) {
@@ -210,6 +204,12 @@ void PdSimulation<Dim>::set_up_contact() {
     c.angular_velocity = body.rigid.angular_velocity;
     bodies.push_back(c);
   }
+  return bodies;
+}
+
+template <int Dim>
+void PdSimulation<Dim>::set_up_contact() {
+  const std::vector<ContactBody> bodies = contact_bodies();
   if (PdContact<Dim>::needed(bodies)) {
     contact_ = std::make_unique<PdContact<Dim>>(
         spec_.pd, bodies, static_cast<int>(spec_.materials.size()),
@@ -389,10 +389,7 @@ void PdSimulation<Dim>::step() {
   update_damage();
   time_ += dt_;
   ++step_;
-  if (distributed()) {
-    refresh_ghosts();
-    gather_pair_mesh();
-  }
+  if (distributed()) refresh_ghosts();
 }
 
 template <int Dim>
@@ -401,10 +398,7 @@ void PdSimulation<Dim>::recompute_forces() {
   frictional_power_ = frictional_power();
   update_damage();
   stress_step_ = -1;
-  if (distributed()) {
-    refresh_ghosts();
-    gather_pair_mesh();
-  }
+  if (distributed()) refresh_ghosts();
 }
 
 template <int Dim>
@@ -615,14 +609,10 @@ const Particles<Dim>& PdSimulation<Dim>::particles() const {
   if (owned_particles_step_ != step_ || owned_particles_.size() == 0) {
     // This process's own points, in lattice order: the copies are another process's to report.
     owned_particles_ = Particles<Dim>{};
-    for_each_array(Particles<Dim>::arrays(particles_), [&](std::string_view name, const auto& values) {
-      for_each_array(Particles<Dim>::arrays(owned_particles_), [&](std::string_view to, auto& out) {
-        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(out)>, std::remove_cvref_t<decltype(values)>>)
-          if (name == to)
-            for (std::size_t i = 0; i < values.size(); ++i)
-              if (owned_[i]) out.push_back(values[i]);
-      });
-    });
+    std::vector<std::size_t> own;
+    for (std::size_t i = 0; i < particles_.size(); ++i)
+      if (owned_[i]) own.push_back(i);
+    parallel::copy_particles(Particles<Dim>::arrays(particles_), own, Particles<Dim>::arrays(owned_particles_));
     owned_particles_step_ = step_;
   }
   return owned_particles_;
@@ -673,7 +663,7 @@ Vec3 PdSimulation<Dim>::contact_force(int material_a, int material_b) const {
 template <int Dim>
 std::vector<SurfaceMesh> PdSimulation<Dim>::surfaces() const {
   if (!contact_) return {};
-  if (distributed()) return {gathered_pairs_};
+  if (distributed()) return {gathered_pair_mesh()};
   return {contact_->pair_mesh(all(particles_.position))};
 }
 
@@ -752,23 +742,22 @@ void PdSimulation<Dim>::save_state(StateWriter& out) const {
 
 template <int Dim>
 void PdSimulation<Dim>::restore_state(const StateReader& in) {
+  if (distributed()) {
+    const StateReader* piece = &in;
+    restore_pieces(std::span<const StateReader* const>(&piece, 1), in);
+    return;
+  }
   in.read_value("pd.dt", dt_);
   in.read_value("pd.time", time_);
   in.read_value("pd.step", step_);
   in.read_value("pd.frictional_work", frictional_work_);
   in.read_value("pd.frictional_power", frictional_power_);
-  if (distributed()) {
-    const StateReader* piece = &in;
-    restore_pieces(std::span<const StateReader* const>(&piece, 1), in);
-    return;
-  } else {
-    // Sizes are the deck's: a checkpoint of another deck fails here instead of running on.
-    for_each_array(point_state_arrays(*this), [&in](std::string_view name, auto& values) {
-      in.read_array_of_size(fmt::format("pd.{}", name), values);
-    });
-    in.read_array_of_size("pd.bond_weight", bond_weight_);
-    if (contact_) contact_->restore_state(in);
-  }
+  // Sizes are the deck's: a checkpoint of another deck fails here instead of running on.
+  for_each_array(point_state_arrays(*this), [&in](std::string_view name, auto& values) {
+    in.read_array_of_size(fmt::format("pd.{}", name), values);
+  });
+  in.read_array_of_size("pd.bond_weight", bond_weight_);
+  if (contact_) contact_->restore_state(in);
   external_force_ = external_force(time_);  // from the restored state, as the pass computed it
   stress_step_ = -1;
 }
@@ -791,18 +780,15 @@ void PdSimulation<Dim>::restore_pieces(std::span<const StateReader* const> piece
     for_each_array(PointRecords<Dim>::arrays(points), [piece](std::string_view name, auto& values) {
       piece->read_array(fmt::format("pd.points.{}", name), values);
     });
-    std::vector<std::byte> buffer;
     std::vector<std::size_t> every(points.size());
-    for (std::size_t k = 0; k < every.size(); ++k) every[k] = k;
-    parallel::pack_particles(PointRecords<Dim>::arrays(points), every, buffer);
-    parallel::unpack_particles(PointRecords<Dim>::arrays(all_points), buffer);
+    std::iota(every.begin(), every.end(), std::size_t{0});
+    parallel::copy_particles(PointRecords<Dim>::arrays(points), every, PointRecords<Dim>::arrays(all_points));
     std::vector<std::int64_t> pairs;
     piece->read_array("pd.points.broken_bonds", pairs);
     broken.insert(broken.end(), pairs.begin(), pairs.end());
   }
   distribute(std::move(all_points), std::move(broken));
   if (contact_) contact_->restore_totals(first);
-  gathered_pairs_ = SurfaceMesh{};
   external_force_ = external_force(time_);  // from the restored state, as the pass computed it
   stress_step_ = -1;
 }

@@ -120,6 +120,7 @@ class PdSimulation final : public Simulation<Dim> {
   void set_up_points();
   void set_up_bonds();
   void set_up_contact();
+  std::vector<ContactBody> contact_bodies() const;  // what contact needs of each body
   std::vector<double> surface_correction_factors() const;
   void set_bond_weights(const std::vector<double>& factor);
   std::vector<double> contact_stiffness() const;
@@ -141,7 +142,6 @@ class PdSimulation final : public Simulation<Dim> {
   Vec<Dim> deformable_momentum() const;
   void update_damage();
   void update_stress() const;
-  void finish_force_pass();  // across processes: completes the pass's reported sums
 
   // Across processes (pd_distribution.cpp).
   PointRecords<Dim> owned_records() const;
@@ -151,9 +151,9 @@ class PdSimulation final : public Simulation<Dim> {
   double ghost_width() const;
   bool moved_past_skin() const;
   void refresh_ghosts();
-  void gather_pair_mesh();
+  SurfaceMesh gathered_pair_mesh() const;
   template <class Fn>
-  void communicate(Fn&& fn) {  // fn's wall time counts as exchanging (communication_seconds())
+  void communicate(Fn&& fn) const {  // fn's wall time counts as exchanging (communication_seconds())
     const auto start = std::chrono::steady_clock::now();
     fn();
     communication_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -226,8 +226,7 @@ class PdSimulation final : public Simulation<Dim> {
   double ghost_skin_ = 0.0;                      // m
   bool redistribute_due_ = false;                // set by a checkpoint written to disk
   long distributions_ = 0;
-  double communication_seconds_ = 0.0;
-  SurfaceMesh gathered_pairs_;                   // every process's pairs in contact (process 0)
+  mutable double communication_seconds_ = 0.0;   // surfaces() gathers at outputs
   mutable Particles<Dim> owned_particles_;       // particles() across processes
   mutable long owned_particles_step_ = -1;
 };
