@@ -31,6 +31,14 @@ ValidationRow compare_absolute(const std::string& problem, const std::string& qu
   return row;
 }
 
+// The direction of gravity is fixed during the ramp, so a sliding block's acceleration is a times
+// the ramp factor t / ramp; integrated twice from rest.
+double ramped_travel(double a, double t, double ramp) {
+  if (!(ramp > 0.0)) return 0.5 * a * t * t;
+  if (t <= ramp) return a * t * t * t / (6.0 * ramp);
+  return a * (0.5 * t * t - 0.5 * ramp * t + ramp * ramp / 6.0);
+}
+
 const std::vector<ValidationProblem>& validation_problems() {
   static const std::vector<ValidationProblem> problems = [] {
     std::vector<ValidationProblem> p;

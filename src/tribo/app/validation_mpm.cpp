@@ -117,15 +117,6 @@ double fitted_acceleration(const std::vector<double>& t, const std::vector<doubl
   return A.ldlt().solve(b)[2];
 }
 
-// Travel of a rigid block whose acceleration a rises linearly over `ramp` s (the deck's
-// gravity_ramp; the direction of gravity is fixed, so a sliding block's acceleration is a times the
-// ramp factor): a t^3 / (6 ramp) during the ramp, a (t^2/2 - ramp t/2 + ramp^2/6) after it.
-double ramped_travel(double a, double t, double ramp) {
-  if (!(ramp > 0.0)) return 0.5 * a * t * t;
-  if (t <= ramp) return a * t * t * t / (6.0 * ramp);
-  return a * (0.5 * t * t - 0.5 * ramp * t + ramp * ramp / 6.0);
-}
-
 // Every body of the deck (boxes, disks and spheres, the shapes of these decks) moved up by half a
 // cell: the floor's top, which the validation decks put on
 // a node row, then lies halfway between two rows, and the particles (filled at a quarter and three

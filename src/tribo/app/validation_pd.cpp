@@ -224,6 +224,17 @@ std::vector<ValidationRow> floor_stop() {
 // against D_c = h), the block shifted by h/2 against the floor lattice, 3D; and 35 degrees with
 // mu_s = 1.07 tan th. And with mu_s = 0.6 < tan 35 the block must break away and slide at the
 // kinetic rate g (sin th - mu_k cos th) within 3% (the incline's tolerance).
+//
+// The 25 degree cases and the 3D block are dropped: gravity at once. At the small margin of
+// 1.07 tan th the 2D block is placed quasi-statically (gravity_ramp 0.1 s, as the MPM incline-stick
+// deck): tan th <= mu_s is the criterion of statics, and a dropped elastic block is not in statics.
+// Its base's normal and shear tractions ring at the block's different P- and S-wave periods: with
+// the interface glued (mu_s = 5), the dropped 2D block's T/N reaches 1.62 tan th at 14 ms, 1.26
+// tan th within 20-50 ms and 1.10 tan th within 50-100 ms, so no Coulomb interface with
+// mu_s = 1.07 tan th can hold it (docs/pd-friction.md, "Static friction at small margins").
+// The refinement case halves the spacing at the coarse lattice's weakening distance (D_c = 2.5 mm
+// given in the deck): the default D_c is one spacing, a length of the lattice, and the result is
+// compared at the same physics.
 struct RestCase {
   const char* name;
   int dimension;
@@ -231,23 +242,26 @@ struct RestCase {
   double gravity;        // scale
   double static_factor;  // mu_s / tan th; 0: mu_s = 0.6
   double shift;          // x offset of the block, spacings
+  double ramp = 0.0;     // gravity_ramp, s
+  double spacing = 1.0;  // of the deck's spacing (the weakening distance stays the deck's h)
 };
-
-// 2D, 35 degrees, mu_s = 1.07 tan th: fails (travel 0.51 of the slipping distance, issue 12;
-// docs/pd-friction.md "Static friction"), so only `tribo validate` runs it, not ctest.
-constexpr RestCase kOpenRestCase{"2D, 35 deg, mu_s 1.07 tan th", 2, 35.0, 1.0, 1.07, 0.0};
 
 ValidationRow static_rest_row(const RestCase& c) {
   SimulationSpec deck = load_example(c.dimension == 2 ? "incline-pd.yaml" : "incline-pd-3d.yaml");
   const double g = deck.gravity.norm() * c.gravity, theta = c.degrees * std::numbers::pi / 180.0;
   deck.gravity = Vec3(g * std::sin(theta), -g * std::cos(theta), 0.0);
+  deck.gravity_ramp = c.ramp;
   const double mu_s = c.static_factor > 0.0 ? c.static_factor * std::tan(theta) : 0.6;
   deck.pd.contact.law.static_friction = mu_s;
+  if (c.spacing != 1.0) {
+    deck.pd.contact.law.slip_weakening_distance = deck.pd.spacing;
+    deck.pd.spacing *= c.spacing;
+  }
   BodySpec& block = deck.bodies[deck.body_index("block")];
   block.geometry.min.x() += c.shift * deck.pd.spacing;
   block.geometry.max.x() += c.shift * deck.pd.spacing;
   const double mu_k = deck.pd.contact.law.friction, t = deck.time.end;
-  const double slipping = 0.5 * g * (std::sin(theta) - mu_k * std::cos(theta)) * t * t;
+  const double slipping = ramped_travel(g * (std::sin(theta) - mu_k * std::cos(theta)), t, c.ramp);
   const double travel =
       c.dimension == 2 ? pd::measure_centroid_motion<2>(deck, "block", kSettled).travel
                        : pd::measure_centroid_motion<3>(deck, "block", kSettled).travel;
@@ -257,16 +271,22 @@ ValidationRow static_rest_row(const RestCase& c) {
       std::abs(travel) / slipping, 0.01);
 }
 
-std::vector<ValidationRow> static_rest(bool with_open_case) {
+std::vector<ValidationRow> static_rest(bool full) {
   std::vector<ValidationRow> rows;
   for (const RestCase& c : {RestCase{"2D, 25 deg, gravity x1", 2, 25.0, 1.0, 0.0, 0.0},
                             RestCase{"2D, 25 deg, gravity x0.1", 2, 25.0, 0.1, 0.0, 0.0},
                             RestCase{"2D, 25 deg, gravity x10", 2, 25.0, 10.0, 0.0, 0.0},
                             RestCase{"2D, 25 deg, offset h/2", 2, 25.0, 1.0, 0.0, 0.5},
                             RestCase{"3D, 25 deg, gravity x10", 3, 25.0, 10.0, 0.0, 0.0},
-                            RestCase{"3D, 35 deg, mu_s 1.07 tan th", 3, 35.0, 1.0, 1.07, 0.0}})
+                            RestCase{"3D, 35 deg, mu_s 1.07 tan th", 3, 35.0, 1.0, 1.07, 0.0},
+                            RestCase{"2D, 35 deg, mu_s 1.07 tan th, placed", 2, 35.0, 1.0, 1.07, 0.0, 0.1},
+                            RestCase{"2D, 35 deg, mu_s 1.05 tan th, placed, offset h/2", 2, 35.0, 1.0, 1.05, 0.5,
+                                     0.1}})
     rows.push_back(static_rest_row(c));
-  if (with_open_case) rows.push_back(static_rest_row(kOpenRestCase));
+  // Four times the points and steps: `tribo validate` only.
+  if (full)
+    rows.push_back(static_rest_row(
+        RestCase{"2D, 35 deg, mu_s 1.07 tan th, placed, spacing h/2", 2, 35.0, 1.0, 1.07, 0.0, 0.1, 0.5}));
   SimulationSpec steep = load_example("incline-pd.yaml");
   const double g = steep.gravity.norm(), theta = 35.0 * std::numbers::pi / 180.0;
   steep.gravity = Vec3(g * std::sin(theta), -g * std::cos(theta), 0.0);

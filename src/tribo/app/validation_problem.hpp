@@ -60,6 +60,11 @@ struct History {
 // Runs examples/DECK (after `change`, when given) and reads its history.csv (validation_mpm.cpp).
 History run_example(const std::string& deck, const std::function<void(SimulationSpec&)>& change = {});
 
+// Travel in time t of a block sliding at acceleration a once gravity is fully on, when gravity rises
+// linearly over `ramp` seconds (0: at once): a t^3 / (6 ramp) during the ramp, then
+// a (t^2 / 2 - ramp t / 2 + ramp^2 / 6) (the deck key gravity_ramp).
+double ramped_travel(double a, double t, double ramp);
+
 // Issue 15: the block of DECK (MPM or PD) launched on a flat floor under velocity-weakening
 // friction slows down as the closed form t(v) says (validation_velocity_weakening.cpp).
 std::vector<ValidationRow> velocity_weakening_slowdown(const std::string& deck, const std::string& problem);

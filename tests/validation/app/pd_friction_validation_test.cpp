@@ -6,7 +6,8 @@
 // g (sin th - mu cos th) in 2D and 3D, frictionless mu_eff below 0.01, the stopping distance on a
 // flat floor within 3%, static friction above tan th holding the block (travel below 1% of the
 // slipping one: 25 degrees at gravity x1, x0.1, x10, offset h/2, 3D at x10, 3D at 35 degrees with
-// mu_s = 1.07 tan th; the 2D 35 degree case fails and runs in `tribo validate` only) and
+// mu_s = 1.07 tan th; in 2D at 35 degrees the block placed by a gravity ramp, as statics assumes,
+// with mu_s = 1.07 tan th, and 1.05 tan th offset h/2; the refined lattice in `tribo validate`) and
 // letting it slide at 35 within 3%, a disk rolling at 2/3 of its launch speed within 5%), and the seed's claims about the
 // other models (BFCM's mu_eff below mu; NFCM dissipates and drifts) must show. Each problem runs
 // at its ctest size (ValidationProblem::run_ctest: the 3D incline and the frictionless cases
