@@ -154,7 +154,9 @@ pd: {spacing: 0.0005}
 // must replay from its last snapshot to the step before, which this solver counts.
 class BlowUp final : public Simulation<2> {
  public:
-  BlowUp(const SimulationSpec& spec, long bad_step) : spec_(spec), bad_step_(bad_step) {
+  // energy_bad: the step from which energy() gives a NaN strain energy, the state staying finite.
+  BlowUp(const SimulationSpec& spec, long bad_step, long energy_bad = -1)
+      : spec_(spec), bad_step_(bad_step), energy_bad_(energy_bad) {
     p_.push_back(Vec2(0.5, 0.5), Vec2(1.0, 0.0), 1.0, 1e-4, 0, 0);
   }
   void step() override {
@@ -168,7 +170,11 @@ class BlowUp final : public Simulation<2> {
   double dt() const override { return dt_; }
   const Particles<2>& particles() const override { return p_; }
   const SimulationSpec& spec() const override { return spec_; }
-  EnergyBreakdown energy() const override { return {}; }
+  EnergyBreakdown energy() const override {
+    EnergyBreakdown e;
+    if (energy_bad_ >= 0 && steps_ >= energy_bad_) e.strain = std::numeric_limits<double>::quiet_NaN();
+    return e;
+  }
   Vec3 contact_force(int, int) const override { return Vec3::Zero(); }
   void check_health() const override {
     if (!p_.velocity[0].allFinite())
@@ -193,6 +199,7 @@ class BlowUp final : public Simulation<2> {
   SimulationSpec spec_;
   Particles<2> p_;
   long bad_step_;
+  long energy_bad_;
   double dt_ = 0.001;
   double time_ = 0.0;
   long steps_ = 0;
@@ -235,6 +242,37 @@ TEST(RunGuards, ANonFiniteValueStopsTheRunAndTheStepBeforeIsRebuiltAndWritten) {
   // The last row holds the state of step 456: x = 0.5 + 456 dt (the particle moves at 1 m/s).
   const auto rows = io::read_history_csv(dir / "history.csv");
   EXPECT_NEAR(rows.back()[1], 0.5 + 0.456, 1e-12);
+  fs::remove_all(dir);
+}
+
+// The energies are checked at each output: a NaN strain energy from step 457 on (positions and
+// velocities finite) is found at the output of step 500; the run stops with exit code 3 naming
+// it, and the last good state is the output before, step 400, replayed from its snapshot.
+TEST(RunGuards, ANonFiniteEnergyAtAnOutputStopsTheRunAtTheOutputBefore) {
+  const SimulationSpec spec = dot_spec();
+  BlowUp solver(spec, -1, 457);
+  const fs::path dir = scratch("nan-energy");
+  const RunReport r = run_solver<2>(solver, spec, quiet(dir));
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_TRUE(contains(r.exit_reason, "step 500, t = 0.5 s: the strain energy is nan")) << r.exit_reason;
+  EXPECT_TRUE(contains(r.exit_reason, "the last output, at step 400, was sound")) << r.exit_reason;
+  EXPECT_EQ(r.last_good_step, 400);
+  expect_last_good_state_written(dir, r);
+  const auto rows = io::read_history_csv(dir / "history.csv");
+  EXPECT_NEAR(rows.back()[1], 0.5 + 0.400, 1e-12);
+  fs::remove_all(dir);
+}
+
+// The same in the initial state: nothing good to write, no history row.
+TEST(RunGuards, ANonFiniteEnergyInTheInitialStateStopsTheRunBeforeAnyOutput) {
+  const SimulationSpec spec = dot_spec();
+  BlowUp solver(spec, -1, 0);
+  const fs::path dir = scratch("nan-energy-0");
+  const RunReport r = run_solver<2>(solver, spec, quiet(dir));
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_TRUE(contains(r.exit_reason, "step 0, t = 0 s: the strain energy is nan")) << r.exit_reason;
+  EXPECT_EQ(r.last_good_step, -1);
+  EXPECT_FALSE(fs::exists(dir / "history.csv"));
   fs::remove_all(dir);
 }
 

@@ -217,9 +217,9 @@ class TimeLoop {
         progress_(spec.time.end, options.progress) {}
 
   void run() {
-    if (!resumed_) write_output();
     report_.exit_reason = "completed";
     try {
+      if (!resumed_) write_output();
       sim_.check_health();
       good_step_ = sim_.step_count();
       take_snapshot();
@@ -313,6 +313,10 @@ class TimeLoop {
   void write_last_good_state(const SimulationError& e) {
     report_.exit_reason = e.what();
     report_.exit_code = 3;
+    // A non-finite energy is found at an output: the last good state is the last output's, if
+    // the snapshot to replay from is not past it (a checkpoint written since); otherwise the run
+    // stops where it is, with the output written so far.
+    if (energy_failed_) good_step_ = last_output_step_ >= snapshot_step_ ? last_output_step_ : -1;
     if (good_step_ < 0) return;  // the initial state failed: nothing good to write
     // A step failed the checks (good_step < step_count), or the step size did before it ran.
     if (sim_.step_count() != good_step_) rewind_to<Dim>(sim_, spec_, last_good_, good_step_);
@@ -323,8 +327,34 @@ class TimeLoop {
   }
 
   void write_output() {
+    refuse_a_non_finite_energy();
     output_.write(sim_);
     driver_.frames = output_.frames();
+    last_output_step_ = sim_.step_count();
+  }
+
+  // The health check tests positions and velocities every step; the energies, at each output
+  // (collective: every process writes the output). A finite state can still give a non-finite
+  // energy: a velocity whose square overflows, or a contact or material law that returned NaN
+  // (a smoothed PD contact whose kernel cannot reach the other body, before the deck reader
+  // refused it, wrote NaN strain energy rows for the rest of the run).
+  void refuse_a_non_finite_energy() {
+    const EnergyBreakdown e = sim_.energy();
+    const auto [name, value] = !std::isfinite(e.kinetic)      ? std::pair{"kinetic", e.kinetic}
+                               : !std::isfinite(e.strain)     ? std::pair{"strain", e.strain}
+                               : !std::isfinite(e.potential)  ? std::pair{"potential", e.potential}
+                               : !std::isfinite(e.frictional) ? std::pair{"frictional", e.frictional}
+                                                              : std::pair{"", 0.0};
+    if (*name == '\0') return;
+    energy_failed_ = true;
+    throw SimulationError(
+        sim_.step_count(), sim_.time(),
+        fmt::format("the {} energy is {} although every position and velocity is finite{}; the state is not "
+                    "sound (a velocity whose square overflows, or a contact or material law that produced a "
+                    "non-finite value)",
+                    name, value,
+                    last_output_step_ >= 0 ? fmt::format(" (the last output, at step {}, was sound)", last_output_step_)
+                                           : std::string()));
   }
 
   void take_snapshot() {
@@ -375,6 +405,8 @@ class TimeLoop {
   long last_checkpoint_step_;
   std::chrono::steady_clock::time_point last_checkpoint_wall_ = std::chrono::steady_clock::now();
   long good_step_ = -1;  // the step whose state passed the guards last
+  long last_output_step_ = -1;  // the step of the last output written (its energies finite)
+  bool energy_failed_ = false;  // an output found a non-finite energy
   Progress progress_;
 };
 
