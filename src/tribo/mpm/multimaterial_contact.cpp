@@ -1,5 +1,7 @@
 #include "tribo/mpm/multimaterial_contact.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -143,6 +145,13 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
   if (record && static_cast<long>(accumulator->node_record.size()) != node_count)
     accumulator->node_record.assign(node_count, {});  // once per run
   auto* records = record ? accumulator->node_record.data() : nullptr;
+  if (record) {
+    // Sized and emptied here, not in the parallel region: a thread the region does not use must
+    // leave no list of an earlier pass. The lists keep their capacity: no allocation once warm.
+    const auto threads = static_cast<std::size_t>(omp_get_max_threads());
+    if (accumulator->recorded_nodes.size() < threads) accumulator->recorded_nodes.resize(threads);
+    for (std::vector<long>& list : accumulator->recorded_nodes) list.clear();
+  }
   // The penalty springs' energy: the work done on them, added once a step (the momentum-update pass).
   const bool springs = record && stage == ContactStage::AfterMomentumUpdate &&
                        settings.normal_law == ContactNormalLaw::Penalty;
@@ -205,12 +214,12 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
 #pragma omp parallel
   {
     std::vector<int> labels;  // regression labels of one node; grows to the largest node once
+    std::vector<long>* recorded = record ? &accumulator->recorded_nodes[omp_get_thread_num()] : nullptr;
     // Static: each thread keeps the node range the other node loops give it (its cache lines stay
     // in one core; dynamic chunks cost 6% of the oblique disks' 2-thread run).
 #pragma omp for schedule(static)
     for (long n = 0; n < node_count; ++n) {
       const long base = n * F;
-      if (record) records[n].kind = 0;
       // Most nodes hold one field or none: count without storing first (no stores, no early exit,
       // so the compiler keeps it to a few instructions a field).
       int present = 0;
@@ -224,8 +233,12 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       Vec<Dim> gradient_sum;
       const int count = collect(n, active, gradient_sum);
       if (count > 2) {
-        if (record) records[n].kind = 2;
-        else lumped_node(n, active, count, gradient_sum, labels, false);  // adds to no sum
+        if (record) {
+          records[n].kind = 2;
+          recorded->push_back(n);
+        } else {
+          lumped_node(n, active, count, gradient_sum, labels, false);  // adds to no sum
+        }
         continue;
       }
       int a = active[0], b = active[1];
@@ -252,25 +265,30 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       // The force on a rigid b is still the reaction -dp_a: it is what the rigid body feels.
       // The penalty spring's work this step (an imperfect interface's interface_energy is its state).
       const double spring_work = layout.law(a, b).law == ContactLaw::ImperfectInterface ? 0.0 : r.interface_energy;
-      if (record) records[n] = {1, a, b, r.momentum_change_a, slip_work(r), spring_work};
+      if (record) {
+        records[n] = {1, a, b, r.momentum_change_a, slip_work(r), spring_work};
+        recorded->push_back(n);
+      }
     }
   }
   if (!record) return;
   std::vector<int> labels;
   const char* counted = accumulator->counted_node.empty() ? nullptr : accumulator->counted_node.data();
-  for (long n = 0; n < node_count; ++n) {
-    const auto& rec = records[n];
-    const bool count_node = counted == nullptr || counted[n];
-    if (rec.kind == 1 && count_node) {
-      accumulator->pair_impulse[rec.a * F + rec.b] += rec.impulse_a;
-      accumulator->pair_impulse[rec.b * F + rec.a] -= rec.impulse_a;
-      accumulator->frictional_work += rec.work;
-      if (springs) accumulator->stored_energy += rec.stored;
-    } else if (rec.kind == 2) {
-      int active[kMaxFields];
-      Vec<Dim> gradient_sum;
-      const int count = collect(n, active, gradient_sum);
-      lumped_node(n, active, count, gradient_sum, labels, count_node);
+  for (const std::vector<long>& list : accumulator->recorded_nodes) {
+    for (const long n : list) {
+      const auto& rec = records[n];
+      const bool count_node = counted == nullptr || counted[n];
+      if (rec.kind == 1 && count_node) {
+        accumulator->pair_impulse[rec.a * F + rec.b] += rec.impulse_a;
+        accumulator->pair_impulse[rec.b * F + rec.a] -= rec.impulse_a;
+        accumulator->frictional_work += rec.work;
+        if (springs) accumulator->stored_energy += rec.stored;
+      } else if (rec.kind == 2) {
+        int active[kMaxFields];
+        Vec<Dim> gradient_sum;
+        const int count = collect(n, active, gradient_sum);
+        lumped_node(n, active, count, gradient_sum, labels, count_node);
+      }
     }
   }
 }

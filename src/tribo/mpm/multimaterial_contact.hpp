@@ -37,6 +37,10 @@ struct ContactAccumulator {
     double stored = 0.0;  // work done on the penalty spring (PairContactResult::interface_energy)
   };
   std::vector<NodeRecord> node_record;
+  // The nodes each thread recorded (kind 1 or 2), in increasing order: thread t's static block of
+  // nodes precedes thread t + 1's (OpenMP's static schedule), so the serial pass walks the lists
+  // in thread order and meets the nodes in node order, without reading every node's record.
+  std::vector<std::vector<long>> recorded_nodes;
   // Across processes (docs/parallel.md): per node of this process's sub-grid, whether its impulses
   // and work go into the sums above. Shared nodes are resolved identically by every process that
   // holds them, and counted by the lowest of those ranks only; empty: every node counts.
