@@ -7,11 +7,13 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tribo/app/checkpoint.hpp"
@@ -340,12 +342,11 @@ class TimeLoop {
   // refused it, wrote NaN strain energy rows for the rest of the run).
   void refuse_a_non_finite_energy() {
     const EnergyBreakdown e = sim_.energy();
-    const auto [name, value] = !std::isfinite(e.kinetic)      ? std::pair{"kinetic", e.kinetic}
-                               : !std::isfinite(e.strain)     ? std::pair{"strain", e.strain}
-                               : !std::isfinite(e.potential)  ? std::pair{"potential", e.potential}
-                               : !std::isfinite(e.frictional) ? std::pair{"frictional", e.frictional}
-                                                              : std::pair{"", 0.0};
-    if (*name == '\0') return;
+    const std::pair<const char*, double> terms[] = {
+        {"kinetic", e.kinetic}, {"strain", e.strain}, {"potential", e.potential}, {"frictional", e.frictional}};
+    const auto bad = std::find_if(std::begin(terms), std::end(terms), [](const auto& t) { return !std::isfinite(t.second); });
+    if (bad == std::end(terms)) return;
+    const auto [name, value] = *bad;
     energy_failed_ = true;
     throw SimulationError(
         sim_.step_count(), sim_.time(),

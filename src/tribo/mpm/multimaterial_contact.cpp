@@ -142,15 +142,12 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
 
   const double* mass = nodes.mass.data();
   const long node_count = nodes.nodes;
-  if (record && static_cast<long>(accumulator->node_record.size()) != node_count)
-    accumulator->node_record.assign(node_count, {});  // once per run
-  auto* records = record ? accumulator->node_record.data() : nullptr;
   if (record) {
     // Sized and emptied here, not in the parallel region: a thread the region does not use must
     // leave no list of an earlier pass. The lists keep their capacity: no allocation once warm.
     const auto threads = static_cast<std::size_t>(omp_get_max_threads());
-    if (accumulator->recorded_nodes.size() < threads) accumulator->recorded_nodes.resize(threads);
-    for (std::vector<long>& list : accumulator->recorded_nodes) list.clear();
+    if (accumulator->records_by_thread.size() < threads) accumulator->records_by_thread.resize(threads);
+    for (auto& list : accumulator->records_by_thread) list.clear();
   }
   // The penalty springs' energy: the work done on them, added once a step (the momentum-update pass).
   const bool springs = record && stage == ContactStage::AfterMomentumUpdate &&
@@ -214,7 +211,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
 #pragma omp parallel
   {
     std::vector<int> labels;  // regression labels of one node; grows to the largest node once
-    std::vector<long>* recorded = record ? &accumulator->recorded_nodes[omp_get_thread_num()] : nullptr;
+    auto* recorded = record ? &accumulator->records_by_thread[omp_get_thread_num()] : nullptr;
     // Static: each thread keeps the node range the other node loops give it (its cache lines stay
     // in one core; dynamic chunks cost 6% of the oblique disks' 2-thread run).
 #pragma omp for schedule(static)
@@ -234,8 +231,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       const int count = collect(n, active, gradient_sum);
       if (count > 2) {
         if (record) {
-          records[n].kind = 2;
-          recorded->push_back(n);
+          recorded->push_back({n, 2});
         } else {
           lumped_node(n, active, count, gradient_sum, labels, false);  // adds to no sum
         }
@@ -265,18 +261,15 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
       // The force on a rigid b is still the reaction -dp_a: it is what the rigid body feels.
       // The penalty spring's work this step (an imperfect interface's interface_energy is its state).
       const double spring_work = layout.law(a, b).law == ContactLaw::ImperfectInterface ? 0.0 : r.interface_energy;
-      if (record) {
-        records[n] = {1, a, b, r.momentum_change_a, slip_work(r), spring_work};
-        recorded->push_back(n);
-      }
+      if (record) recorded->push_back({n, 1, a, b, r.momentum_change_a, slip_work(r), spring_work});
     }
   }
   if (!record) return;
   std::vector<int> labels;
   const char* counted = accumulator->counted_node.empty() ? nullptr : accumulator->counted_node.data();
-  for (const std::vector<long>& list : accumulator->recorded_nodes) {
-    for (const long n : list) {
-      const auto& rec = records[n];
+  for (const auto& list : accumulator->records_by_thread) {
+    for (const auto& rec : list) {
+      const long n = rec.node;
       const bool count_node = counted == nullptr || counted[n];
       if (rec.kind == 1 && count_node) {
         accumulator->pair_impulse[rec.a * F + rec.b] += rec.impulse_a;

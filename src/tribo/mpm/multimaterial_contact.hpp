@@ -27,20 +27,19 @@ struct ContactAccumulator {
   // strain energy of the balance; added by each momentum-update pass, kept across steps).
   double stored_energy = 0.0;
 
-  // Scratch of apply_multimaterial_contact, per node: what the parallel node pass leaves for the
-  // serial one to add in node order (so the sums above are the serial loop's, bit for bit).
+  // Scratch of apply_multimaterial_contact: what the parallel node pass leaves for the serial one
+  // to add in node order (so the sums above are the serial loop's, bit for bit), one list per
+  // thread. Each thread's nodes are its static block, in increasing order, and thread t's block
+  // precedes thread t + 1's (OpenMP's static schedule): the lists in thread order are node order.
   struct NodeRecord {
-    int kind = 0;  // 0 nothing, 1 one pair (below), 2 three fields or more (done in the serial pass)
+    long node = 0;
+    int kind = 0;  // 1 one pair (below), 2 three fields or more (done in the serial pass)
     int a = 0, b = 0;
     Vec<Dim> impulse_a = Vec<Dim>::Zero();
     double work = 0.0;
     double stored = 0.0;  // work done on the penalty spring (PairContactResult::interface_energy)
   };
-  std::vector<NodeRecord> node_record;
-  // The nodes each thread recorded (kind 1 or 2), in increasing order: thread t's static block of
-  // nodes precedes thread t + 1's (OpenMP's static schedule), so the serial pass walks the lists
-  // in thread order and meets the nodes in node order, without reading every node's record.
-  std::vector<std::vector<long>> recorded_nodes;
+  std::vector<std::vector<NodeRecord>> records_by_thread;
   // Across processes (docs/parallel.md): per node of this process's sub-grid, whether its impulses
   // and work go into the sums above. Shared nodes are resolved identically by every process that
   // holds them, and counted by the lowest of those ranks only; empty: every node counts.

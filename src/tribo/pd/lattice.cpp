@@ -24,8 +24,9 @@ LatticeBodies<Dim> fill_bodies(const SimulationSpec& spec) {
     Vec3 start = lo;  // the first lattice cell's lower corner
     for (int d = 0; d < Dim; ++d) {
       const double cells = (hi[d] - lo[d]) / h;
-      count[d] = std::max(0, static_cast<int>(std::ceil(cells - 1e-9)));
-      if (body.geometry.kind == Shape::Kind::Box) {
+      if (body.geometry.kind != Shape::Kind::Box) {
+        count[d] = std::max(0, static_cast<int>(std::ceil(cells - 1e-9)));  // contains() decides
+      } else {
         // A box holds the lattice cells that fit in it, centred: floor(L / h) of them (one for a
         // plate of h/2 to h), so that its points' surfaces never stand proud of its faces. With
         // the cells anchored at the lower corner, a box 1.5 h tall had its top row on its top
