@@ -45,6 +45,11 @@ HaloColumn halo_column(std::vector<Vec<Dim>>& values) {
   static_assert(sizeof(Vec<Dim>) == Dim * sizeof(double), "vectors must be packed doubles");
   return {values.empty() ? nullptr : values.front().data(), Dim};
 }
+template <int Dim>
+HaloColumn halo_column(std::vector<Mat<Dim>>& values) {
+  static_assert(sizeof(Mat<Dim>) == Dim * Dim * sizeof(double), "matrices must be packed doubles");
+  return {values.empty() ? nullptr : values.front().data(), Dim * Dim};
+}
 
 // The halo of one process: for each other process whose sub-grid overlaps its own, the shared
 // nodes (local indices, in increasing global index, so both sides list them in the same order).
