@@ -147,6 +147,8 @@ class MpmSimulation final : public Simulation<Dim> {
   void check_health() const override;
   void save_state(StateWriter& out) const override;
   void restore_state(const StateReader& in) override;
+  bool restores_any_process_count() const override { return distributed_; }
+  void restore_pieces(std::span<const StateReader* const> pieces, const StateReader& first) override;
   double time_step_limit() const override;
   int process_count() const override { return processes_.size(); }
   double communication_seconds() const override { return communication_seconds_; }
@@ -206,6 +208,20 @@ class MpmSimulation final : public Simulation<Dim> {
   void place_boundary_conditions();
   void rebalance();
   void adopt_sub_grid();
+  // A node entry of the slip history by global node index, for moving it between sub-grids.
+  struct SlipEntry {
+    long node;
+    int field;
+    double slip;
+  };
+  // The non-zero entries of a slip history laid out on sub-grid `sub` (node entry = node * F + field).
+  std::vector<SlipEntry> slip_entries(const std::vector<double>& slip, const SubGrid<Dim>& sub) const;
+  // Collective: the slip history afresh on this process's sub-grid, each entry given by any process
+  // placed on every process whose sub-grid holds its node (holders of a shared node agree).
+  void place_slip_entries(const std::vector<SlipEntry>& entries);
+  // The particle indices of the deck's bodies, materials and fields: a checkpoint of another deck
+  // fails here instead of running on.
+  void check_restored_particles() const;
   void complete_crack_masks(std::vector<std::uint64_t>& masks);
   // Runs an exchange between processes, its wall time added to communication_seconds_.
   template <class Exchange>
@@ -448,10 +464,26 @@ void MpmSimulation<Dim>::rebalance() {
   migrate_particles();
   adopt_sub_grid();
   if (old_slip.empty()) return;
-  slip_history_.slip.assign(nodes_.mass.size(), 0.0);
-  // Each non-zero entry goes to every process whose new sub-grid holds its node (global index,
-  // field, value); holders of a shared node had the same bits, so duplicates agree.
+  place_slip_entries(slip_entries(old_slip, SubGrid<Dim>{old_grid, old_first}));
+}
+
+template <int Dim>
+auto MpmSimulation<Dim>::slip_entries(const std::vector<double>& slip, const SubGrid<Dim>& sub) const
+    -> std::vector<SlipEntry> {
   const int F = nodes_.fields;  // entries per node: crack fields x material fields
+  std::vector<SlipEntry> entries;
+  for (std::size_t e = 0; e < slip.size(); ++e) {
+    if (slip[e] == 0.0) continue;
+    const IVec<Dim> g = sub.grid.node_ijk(static_cast<long>(e) / F) + sub.first;
+    entries.push_back({global_grid_.node_index(g), static_cast<int>(e % F), slip[e]});
+  }
+  return entries;
+}
+
+template <int Dim>
+void MpmSimulation<Dim>::place_slip_entries(const std::vector<SlipEntry>& entries) {
+  slip_history_.slip.assign(nodes_.mass.size(), 0.0);
+  const int F = nodes_.fields;
   std::vector<SubGrid<Dim>> subs;
   for (int r = 0; r < processes_.size(); ++r)
     subs.push_back(sub_grid_for_box(global_grid_, decomposition_.box(r), reach_));
@@ -460,25 +492,18 @@ void MpmSimulation<Dim>::rebalance() {
       if (g[d] < sub.first[d] || g[d] >= sub.first[d] + sub.grid.nodes[d]) return false;
     return true;
   };
-  struct Entry {
-    long node;
-    int field;
-    double slip;
-  };
   std::vector<std::vector<std::byte>> send(static_cast<std::size_t>(processes_.size()));
-  for (std::size_t e = 0; e < old_slip.size(); ++e) {
-    if (old_slip[e] == 0.0) continue;
-    const IVec<Dim> g = old_grid.node_ijk(static_cast<long>(e) / F) + old_first;
-    const Entry entry{global_grid_.node_index(g), static_cast<int>(e % F), old_slip[e]};
+  for (const SlipEntry& entry : entries) {
+    const IVec<Dim> g = global_grid_.node_ijk(entry.node);
     const auto* bytes = reinterpret_cast<const std::byte*>(&entry);
     for (int r = 0; r < processes_.size(); ++r)
       if (holds(subs[static_cast<std::size_t>(r)], g))
-        send[static_cast<std::size_t>(r)].insert(send[static_cast<std::size_t>(r)].end(), bytes, bytes + sizeof(Entry));
+        send[static_cast<std::size_t>(r)].insert(send[static_cast<std::size_t>(r)].end(), bytes, bytes + sizeof(SlipEntry));
   }
   for (const std::vector<std::byte>& from : processes_.all_to_all(std::move(send)))
-    for (std::size_t k = 0; k + sizeof(Entry) <= from.size(); k += sizeof(Entry)) {
-      Entry entry;
-      std::memcpy(&entry, from.data() + k, sizeof(Entry));
+    for (std::size_t k = 0; k + sizeof(SlipEntry) <= from.size(); k += sizeof(SlipEntry)) {
+      SlipEntry entry;
+      std::memcpy(&entry, from.data() + k, sizeof(SlipEntry));
       const IVec<Dim> local = global_grid_.node_ijk(entry.node) - grid_first_;
       slip_history_.slip[static_cast<std::size_t>(grid_.node_index(local) * F + entry.field)] = entry.slip;
     }
@@ -1351,7 +1376,6 @@ void MpmSimulation<Dim>::save_state(StateWriter& out) const {
 template <int Dim>
 void MpmSimulation<Dim>::restore_state(const StateReader& in) {
   rigid_image_ = RigidNodeImage<Dim>{};  // recorded again by the next particle-to-grid pass
-  Particles<Dim>& q = particles_;
   // Sizes are the deck's: a checkpoint of another deck fails here instead of running on. Across
   // processes each holds the particles its box held when it was written (the driver checks the
   // run's total).
@@ -1387,6 +1411,12 @@ void MpmSimulation<Dim>::restore_state(const StateReader& in) {
     in.read_array_of_size("mpm.crack_impulse", crack_contact_.impulse);
     in.read_value("mpm.crack_frictional_work", crack_contact_.frictional_work);
   }
+  check_restored_particles();
+}
+
+template <int Dim>
+void MpmSimulation<Dim>::check_restored_particles() const {
+  const Particles<Dim>& q = particles_;
   for (std::size_t p = 0; p < q.size(); ++p)
     if (q.body[p] < 0 || q.body[p] >= static_cast<int>(spec_.bodies.size()) || q.material[p] < 0 ||
         q.material[p] >= static_cast<int>(spec_.materials.size()) || field_[p] < 0 ||
@@ -1394,6 +1424,89 @@ void MpmSimulation<Dim>::restore_state(const StateReader& in) {
       throw std::runtime_error(fmt::format(
           "checkpoint particle {} names body {}, material {}, field {}: not of this deck", p,
           q.body[p], q.material[p], field_[p]));
+}
+
+// Across processes (collective), from checkpoints written by another number of processes N: this
+// process was given the pieces rank, rank + M, ... (CheckpointFolder::pieces_of; maybe none). Each
+// piece holds its process's particles with their whole state, its boxes and the slip history on
+// its sub-grid, and its share of the run's sums (frictional work, the last step's contact
+// impulses), which the new processes' shares add up to again. The particles are distributed afresh
+// over M boxes (a recursive bisection of their positions, as a rebalance), the slip history goes
+// to every process whose new sub-grid holds its node. The scalars are the run's, alike in every
+// piece. The particles' order differs from the uninterrupted run's, so the continuation agrees
+// with it to round-off (tests/cli/mpi_launch.sh).
+template <int Dim>
+void MpmSimulation<Dim>::restore_pieces(std::span<const StateReader* const> pieces, const StateReader& first) {
+  if (!distributed_) throw std::logic_error("MpmSimulation::restore_pieces: a run on one process reads one checkpoint");
+  rigid_image_ = RigidNodeImage<Dim>{};
+  const double deck_particles = processes_.sum(static_cast<double>(particles_.size()));
+  first.read_value("mpm.gravity", gravity_);
+  first.read_value("mpm.dt", dt_);
+  first.read_value("mpm.time", time_);
+  first.read_value("mpm.steps", steps_);
+  for (std::size_t c = 0; c < cracks_.size(); ++c) {  // every process holds and moves every crack
+    first.read_array_of_size(fmt::format("mpm.crack{}.plane", c), cracks_[c].plane);
+    first.read_array_of_size(fmt::format("mpm.crack{}.above", c), cracks_[c].above);
+    first.read_array_of_size(fmt::format("mpm.crack{}.below", c), cracks_[c].below);
+    cracks_[c].update_box();
+  }
+  // This process's share of the sums: those of its pieces.
+  for (Vec<Dim>& impulse : contact_.pair_impulse) impulse.setZero();
+  for (Vec<Dim>& impulse : crack_contact_.impulse) impulse.setZero();
+  contact_.frictional_work = contact_.stored_energy = frictional_work_ = crack_contact_.frictional_work = 0.0;
+  const bool penalty = spec_.mpm.contact.normal_law == ContactNormalLaw::Penalty;
+  for_each_array(particle_arrays(*this), [](std::string_view, auto& values) { values.clear(); });
+  std::vector<SlipEntry> slip;
+  const int stride = processes_.size();
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    const StateReader& piece = *pieces[k];
+    for_each_array(particle_arrays(*this), [&piece](std::string_view name, auto& values) {
+      std::remove_reference_t<decltype(values)> more;
+      piece.read_array(fmt::format("mpm.{}", name), more);
+      values.insert(values.end(), more.begin(), more.end());
+    });
+    std::vector<Vec<Dim>> pair_impulse(contact_.pair_impulse.size());
+    piece.read_array_of_size("mpm.contact_impulse", pair_impulse);
+    for (std::size_t i = 0; i < pair_impulse.size(); ++i) contact_.pair_impulse[i] += pair_impulse[i];
+    double value = 0.0;
+    piece.read_value("mpm.contact_frictional_work", value);
+    contact_.frictional_work += value;
+    if (penalty) {
+      piece.read_value("mpm.contact_stored_energy", value);
+      contact_.stored_energy += value;
+    }
+    piece.read_value("mpm.frictional_work", value);
+    frictional_work_ += value;
+    if (cracked()) {
+      std::vector<Vec<Dim>> crack_impulse(crack_contact_.impulse.size());
+      piece.read_array_of_size("mpm.crack_impulse", crack_impulse);
+      for (std::size_t i = 0; i < crack_impulse.size(); ++i) crack_contact_.impulse[i] += crack_impulse[i];
+      piece.read_value("mpm.crack_frictional_work", value);
+      crack_contact_.frictional_work += value;
+    }
+    // The piece's slip history lies on its own process's sub-grid: that of box `written rank`.
+    std::vector<double> numbers, piece_slip;
+    piece.read_array("mpm.decomposition", numbers);
+    piece.read_array("mpm.contact_slip", piece_slip);
+    const int written_rank = processes_.rank() + static_cast<int>(k) * stride;
+    const auto boxes = parallel::RcbPartition<Dim>::from_numbers(numbers);
+    const std::vector<SlipEntry> entries =
+        slip_entries(piece_slip, sub_grid_for_box(global_grid_, boxes.box(written_rank), reach_));
+    slip.insert(slip.end(), entries.begin(), entries.end());
+  }
+  const double restored = processes_.sum(static_cast<double>(particles_.size()));
+  if (restored != deck_particles)
+    throw std::runtime_error(fmt::format("checkpoint pieces hold {} particles, the deck {}", restored, deck_particles));
+  check_restored_particles();
+  // The boxes afresh over the restored particles, each particle to its box's process.
+  decomposition_ = parallel::RcbPartition<Dim>::build(
+      particles_.position, processes_.size(), parallel::Box<Dim>{global_grid_.origin, global_grid_.upper()}, processes_);
+  migrate_particles();
+  adopt_sub_grid();
+  deformable_mass_ = 0.0;
+  for (std::size_t p = 0; p < particles_.size(); ++p)
+    if (!rigid_[p]) deformable_mass_ += particles_.mass[p];
+  if (!slip_history_.slip.empty()) place_slip_entries(slip);
 }
 
 // The CFL condition of explicit MPM (cfl = 1 in stable_time_step): a dilatational wave or a
