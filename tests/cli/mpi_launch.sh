@@ -22,18 +22,20 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 # Whether two history files agree within 1e-9 of each column's largest magnitude: a process count
 # changes only the order of sums (round-off), which 1e-9 leaves room for and a wrong halo, a missing
 # copy or a double count does not.
+# An optional third argument replaces 1e-9 (the long MPM restart below).
 same_history() {
-  /usr/bin/python3 - "$1" "$2" <<'EOF'
+  /usr/bin/python3 - "$1" "$2" "${3:-1e-9}" <<'EOF'
 import csv, sys
 one = list(csv.reader(open(sys.argv[1])))
 many = list(csv.reader(open(sys.argv[2])))
+tolerance = float(sys.argv[3])
 assert one[0] == many[0], "columns differ"
 assert len(one) == len(many) and len(one) > 3, f"{len(one)} rows against {len(many)}"
 for c, name in enumerate(one[0]):
     scale = max(abs(float(r[c])) for r in one[1:]) or 1.0
     for r1, rn in zip(one[1:], many[1:]):
         d = abs(float(r1[c]) - float(rn[c]))
-        assert d <= 1e-9 * scale, f"{name} at t = {r1[0]}: {r1[c]} against {rn[c]}"
+        assert d <= tolerance * scale, f"{name} at t = {r1[0]}: {r1[c]} against {rn[c]}"
 EOF
 }
 
@@ -86,12 +88,18 @@ timeout 300 mpiexec -n 2 "$tribo" run "$long" --quiet --restart "$work/cut" >"$w
   fail "restart on 2 processes failed: $(tail -c 400 "$work/restart.log")"
 cmp -s "$work/whole/history.csv" "$work/cut/history.csv" || fail "killed and restarted history differs from the uninterrupted one"
 # The same checkpoints continued on 3 processes (since stop 24 MPM takes another count, as PD:
-# each process takes its share of the pieces, the particles are distributed afresh): within 1e-9
-# of the uninterrupted run. On one process it is refused, naming 2.
+# each process takes its share of the pieces, the particles are distributed afresh): within 1e-6
+# of the uninterrupted run. Not 1e-9: from the restart every nodal sum at the block's contact adds
+# its particles in another order, and this deck's uninterrupted runs on one and on 2 processes
+# (the same reordering from the start, over the same 0.15 s) differ by up to 6e-7 of a column's
+# largest value (measured at stop 24: energy.total at 0.15 s; velocity.block.y 3e-7). A share of
+# the run's sums lost in the restore (the frictional work before the kill, a sizeable part of the
+# column's largest value) or counted twice would miss by far more.
+# On one process it is refused, naming 2.
 timeout 300 mpiexec -n 3 "$tribo" run "$long" --restart "$work/cut3" >"$work/restart3.log" 2>&1 ||
   fail "MPM restart of 2 processes' checkpoints on 3 failed: $(tail -c 400 "$work/restart3.log")"
 grep -q "written by 2 processes" "$work/restart3.log" || fail "the MPM restart on 3 does not say it took 2 processes' pieces"
-same_history "$work/whole/history.csv" "$work/cut3/history.csv" || fail "MPM restarted on 3 processes differs from the uninterrupted run"
+same_history "$work/whole/history.csv" "$work/cut3/history.csv" 1e-6 || fail "MPM restarted on 3 processes differs from the uninterrupted run"
 timeout 60 "$tribo" run "$long" --quiet --restart "$work/cut1" >/dev/null 2>"$work/one.err"
 [[ $? -ne 0 ]] || fail "a restart on one process of a 2-process run was not refused"
 grep -q "written by 2 processes" "$work/one.err" || fail "the refusal does not name 2 processes: $(head -c 300 "$work/one.err")"
