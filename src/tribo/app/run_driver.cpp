@@ -133,6 +133,13 @@ std::optional<double> resume_from_pieces(Simulation<Dim>& sim, const SimulationS
   return sim.time();
 }
 
+// Whether the one-process checkpoints of this folder are at or after the manifest's step: a run of
+// several processes continued here on one, which has written its own checkpoint since.
+bool continued_on_one_process(const CheckpointFolder& checkpoints) {
+  const auto newest = checkpoints.newest_readable();
+  return newest && checkpoint_place(newest->image).step >= checkpoints.manifest_step();
+}
+
 // Moves the checkpoints of an earlier run in this folder aside (a fresh run), or (a restart)
 // loads the newest readable checkpoint into the solver and the driver state. Returns the time the
 // run resumes at, none for a fresh run or a restart that found no checkpoint.
@@ -150,10 +157,13 @@ std::optional<double> resume_or_start(Simulation<Dim>& sim, const SimulationSpec
                                         checkpoints.previous_path().string());
     return std::nullopt;
   }
-  // Checkpoints of another process count: a solver that takes them (PD) continues from the
-  // manifest's step, each process taking its share of the pieces (docs/parallel.md).
+  // Checkpoints of another process count: a solver that takes them (MPM; PD on two or more)
+  // continues from the manifest's step, each process taking its share of the pieces
+  // (docs/parallel.md). A one-process run writes no manifest, so once it has continued such a run
+  // and written a checkpoint of its own, that newer checkpoint is the one to continue from.
   const int written = checkpoints.written_processes();
-  if (written > 1 && written != sim.process_count() && sim.process_count() > 1 && sim.restores_any_process_count())
+  if (written > 1 && written != sim.process_count() && sim.restores_any_process_count() &&
+      !(sim.process_count() == 1 && continued_on_one_process(checkpoints)))
     return resume_from_pieces(sim, spec, checkpoints, written, driver, report);
   checkpoints.check_process_count();
   for (const fs::path& folder : {report.directory, report.directory / "frames", checkpoints.path()})

@@ -147,7 +147,7 @@ class MpmSimulation final : public Simulation<Dim> {
   void check_health() const override;
   void save_state(StateWriter& out) const override;
   void restore_state(const StateReader& in) override;
-  bool restores_any_process_count() const override { return distributed_; }
+  bool restores_any_process_count() const override { return true; }
   void restore_pieces(std::span<const StateReader* const> pieces, const StateReader& first) override;
   double time_step_limit() const override;
   int process_count() const override { return processes_.size(); }
@@ -1426,8 +1426,8 @@ void MpmSimulation<Dim>::check_restored_particles() const {
           q.body[p], q.material[p], field_[p]));
 }
 
-// Across processes (collective), from checkpoints written by another number of processes N: this
-// process was given the pieces rank, rank + M, ... (CheckpointFolder::pieces_of; maybe none). Each
+// From checkpoints written by another number of processes N (collective): this process was given
+// the pieces rank, rank + M, ... (CheckpointFolder::pieces_of; maybe none; all of them on one process). Each
 // piece holds its process's particles with their whole state, its boxes and the slip history on
 // its sub-grid, and its share of the run's sums (frictional work, the last step's contact
 // impulses), which the new processes' shares add up to again. The particles are distributed afresh
@@ -1437,7 +1437,12 @@ void MpmSimulation<Dim>::check_restored_particles() const {
 // with it to round-off (tests/cli/mpi_launch.sh).
 template <int Dim>
 void MpmSimulation<Dim>::restore_pieces(std::span<const StateReader* const> pieces, const StateReader& first) {
-  if (!distributed_) throw std::logic_error("MpmSimulation::restore_pieces: a run on one process reads one checkpoint");
+  if (!distributed_) {
+    // One process takes every piece; the pieces' sub-grids are cut from the deck's grid, which is
+    // this process's whole grid, with the reach the run that wrote them used.
+    global_grid_ = grid_;
+    reach_ = static_cast<int>(std::ceil(stencil_support()));
+  }
   rigid_image_ = RigidNodeImage<Dim>{};
   const double deck_particles = processes_.sum(static_cast<double>(particles_.size()));
   first.read_value("mpm.gravity", gravity_);
@@ -1498,6 +1503,17 @@ void MpmSimulation<Dim>::restore_pieces(std::span<const StateReader* const> piec
   if (restored != deck_particles)
     throw std::runtime_error(fmt::format("checkpoint pieces hold {} particles, the deck {}", restored, deck_particles));
   check_restored_particles();
+  if (!distributed_) {
+    size_particle_scratch();
+    deformable_mass_ = 0.0;
+    for (std::size_t p = 0; p < particles_.size(); ++p)
+      if (!rigid_[p]) deformable_mass_ += particles_.mass[p];
+    if (slip_history_.slip.empty()) return;
+    std::fill(slip_history_.slip.begin(), slip_history_.slip.end(), 0.0);
+    for (const SlipEntry& entry : slip)  // the global node index is this grid's
+      slip_history_.slip[static_cast<std::size_t>(entry.node * nodes_.fields + entry.field)] = entry.slip;
+    return;
+  }
   // The boxes afresh over the restored particles, each particle to its box's process.
   decomposition_ = parallel::RcbPartition<Dim>::build(
       particles_.position, processes_.size(), parallel::Box<Dim>{global_grid_.origin, global_grid_.upper()}, processes_);
