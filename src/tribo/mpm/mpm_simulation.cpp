@@ -222,6 +222,8 @@ class MpmSimulation final : public Simulation<Dim> {
   // The particle indices of the deck's bodies, materials and fields: a checkpoint of another deck
   // fails here instead of running on.
   void check_restored_particles() const;
+  void add_piece_sums(const StateReader& piece);
+  void recount_deformable_mass();
   void complete_crack_masks(std::vector<std::uint64_t>& masks);
   // Runs an exchange between processes, its wall time added to communication_seconds_.
   template <class Exchange>
@@ -568,9 +570,7 @@ void MpmSimulation<Dim>::decompose() {
   for (std::size_t p = 0; p < particles_.size(); ++p)
     elsewhere[p] = decomposition_.owner(particles_.position[p]) != processes_.rank();
   parallel::erase_particles(particle_arrays(*this), elsewhere);
-  deformable_mass_ = 0.0;
-  for (std::size_t p = 0; p < particles_.size(); ++p)
-    if (!rigid_[p]) deformable_mass_ += particles_.mass[p];
+  recount_deformable_mass();
   global_grid_ = global;
   reach_ = static_cast<int>(std::ceil(stencil_support()));
   const SubGrid<Dim> sub = sub_grid_for_box(global, decomposition_.box(processes_.rank()), reach_);
@@ -1427,8 +1427,8 @@ void MpmSimulation<Dim>::check_restored_particles() const {
 }
 
 // From checkpoints written by another number of processes N (collective): this process was given
-// the pieces rank, rank + M, ... (CheckpointFolder::pieces_of; maybe none; all of them on one process). Each
-// piece holds its process's particles with their whole state, its boxes and the slip history on
+// the pieces rank, rank + M, ... (CheckpointFolder::pieces_of; maybe none; all on one process).
+// Each piece holds its process's particles with their whole state, its boxes and the slip history on
 // its sub-grid, and its share of the run's sums (frictional work, the last step's contact
 // impulses), which the new processes' shares add up to again. The particles are distributed afresh
 // over M boxes (a recursive bisection of their positions, as a rebalance), the slip history goes
@@ -1459,7 +1459,6 @@ void MpmSimulation<Dim>::restore_pieces(std::span<const StateReader* const> piec
   for (Vec<Dim>& impulse : contact_.pair_impulse) impulse.setZero();
   for (Vec<Dim>& impulse : crack_contact_.impulse) impulse.setZero();
   contact_.frictional_work = contact_.stored_energy = frictional_work_ = crack_contact_.frictional_work = 0.0;
-  const bool penalty = spec_.mpm.contact.normal_law == ContactNormalLaw::Penalty;
   for_each_array(particle_arrays(*this), [](std::string_view, auto& values) { values.clear(); });
   std::vector<SlipEntry> slip;
   const int stride = processes_.size();
@@ -1470,25 +1469,7 @@ void MpmSimulation<Dim>::restore_pieces(std::span<const StateReader* const> piec
       piece.read_array(fmt::format("mpm.{}", name), more);
       values.insert(values.end(), more.begin(), more.end());
     });
-    std::vector<Vec<Dim>> pair_impulse(contact_.pair_impulse.size());
-    piece.read_array_of_size("mpm.contact_impulse", pair_impulse);
-    for (std::size_t i = 0; i < pair_impulse.size(); ++i) contact_.pair_impulse[i] += pair_impulse[i];
-    double value = 0.0;
-    piece.read_value("mpm.contact_frictional_work", value);
-    contact_.frictional_work += value;
-    if (penalty) {
-      piece.read_value("mpm.contact_stored_energy", value);
-      contact_.stored_energy += value;
-    }
-    piece.read_value("mpm.frictional_work", value);
-    frictional_work_ += value;
-    if (cracked()) {
-      std::vector<Vec<Dim>> crack_impulse(crack_contact_.impulse.size());
-      piece.read_array_of_size("mpm.crack_impulse", crack_impulse);
-      for (std::size_t i = 0; i < crack_impulse.size(); ++i) crack_contact_.impulse[i] += crack_impulse[i];
-      piece.read_value("mpm.crack_frictional_work", value);
-      crack_contact_.frictional_work += value;
-    }
+    add_piece_sums(piece);
     // The piece's slip history lies on its own process's sub-grid: that of box `written rank`.
     std::vector<double> numbers, piece_slip;
     piece.read_array("mpm.decomposition", numbers);
@@ -1505,9 +1486,7 @@ void MpmSimulation<Dim>::restore_pieces(std::span<const StateReader* const> piec
   check_restored_particles();
   if (!distributed_) {
     size_particle_scratch();
-    deformable_mass_ = 0.0;
-    for (std::size_t p = 0; p < particles_.size(); ++p)
-      if (!rigid_[p]) deformable_mass_ += particles_.mass[p];
+    recount_deformable_mass();
     if (slip_history_.slip.empty()) return;
     std::fill(slip_history_.slip.begin(), slip_history_.slip.end(), 0.0);
     for (const SlipEntry& entry : slip)  // the global node index is this grid's
@@ -1519,10 +1498,40 @@ void MpmSimulation<Dim>::restore_pieces(std::span<const StateReader* const> piec
       particles_.position, processes_.size(), parallel::Box<Dim>{global_grid_.origin, global_grid_.upper()}, processes_);
   migrate_particles();
   adopt_sub_grid();
+  recount_deformable_mass();
+  if (!slip_history_.slip.empty()) place_slip_entries(slip);
+}
+
+// A checkpoint piece's share of the run's sums added to this process's.
+template <int Dim>
+void MpmSimulation<Dim>::add_piece_sums(const StateReader& piece) {
+  std::vector<Vec<Dim>> pair_impulse(contact_.pair_impulse.size());
+  piece.read_array_of_size("mpm.contact_impulse", pair_impulse);
+  for (std::size_t i = 0; i < pair_impulse.size(); ++i) contact_.pair_impulse[i] += pair_impulse[i];
+  double value = 0.0;
+  piece.read_value("mpm.contact_frictional_work", value);
+  contact_.frictional_work += value;
+  if (spec_.mpm.contact.normal_law == ContactNormalLaw::Penalty) {
+    piece.read_value("mpm.contact_stored_energy", value);
+    contact_.stored_energy += value;
+  }
+  piece.read_value("mpm.frictional_work", value);
+  frictional_work_ += value;
+  if (cracked()) {
+    std::vector<Vec<Dim>> crack_impulse(crack_contact_.impulse.size());
+    piece.read_array_of_size("mpm.crack_impulse", crack_impulse);
+    for (std::size_t i = 0; i < crack_impulse.size(); ++i) crack_contact_.impulse[i] += crack_impulse[i];
+    piece.read_value("mpm.crack_frictional_work", value);
+    crack_contact_.frictional_work += value;
+  }
+}
+
+// The mass of this process's deformable particles (gravity's share of external_impulse_).
+template <int Dim>
+void MpmSimulation<Dim>::recount_deformable_mass() {
   deformable_mass_ = 0.0;
   for (std::size_t p = 0; p < particles_.size(); ++p)
     if (!rigid_[p]) deformable_mass_ += particles_.mass[p];
-  if (!slip_history_.slip.empty()) place_slip_entries(slip);
 }
 
 // The CFL condition of explicit MPM (cfl = 1 in stable_time_step): a dilatational wave or a
