@@ -71,9 +71,13 @@ shortened "$deck" "$long" "time: {end: 0.02, cfl: 0.4}" "time: {end: 0.15, cfl: 
 timeout 300 mpiexec -n 2 "$tribo" run "$long" --quiet --output "$work/whole" >/dev/null 2>&1 || fail "uninterrupted 2-process run failed"
 mpiexec -n 2 "$tribo" run "$long" --quiet --output "$work/cut" >"$work/cut.log" 2>&1 &
 launcher=$!
-for _ in $(seq 1 100); do  # until the run is under way (its first frame), at most 10 s
-  [[ -f "$work/cut/frames/frame_000001.pvtu" ]] && break
-  sleep 0.1
+# Until the run is under way, at most 10 s: two history rows after the first (the history is
+# appended by the stepping thread as it goes; the frames are written by a background thread and
+# could appear only after this short run had ended, and the kill then came too late: 2 runs of 7
+# at stop 24).
+for _ in $(seq 1 100); do
+  [[ -f "$work/cut/history.csv" && $(wc -l <"$work/cut/history.csv") -ge 4 ]] && break
+  sleep 0.05
 done
 kill -TERM $launcher
 wait $launcher

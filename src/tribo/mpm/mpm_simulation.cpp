@@ -217,12 +217,14 @@ class MpmSimulation final : public Simulation<Dim> {
   // The non-zero entries of a slip history laid out on sub-grid `sub` (node entry = node * F + field).
   std::vector<SlipEntry> slip_entries(const std::vector<double>& slip, const SubGrid<Dim>& sub) const;
   // Collective: the slip history afresh on this process's sub-grid, each entry given by any process
-  // placed on every process whose sub-grid holds its node (holders of a shared node agree).
+  // placed on every process whose sub-grid holds its node (holders of a shared node agree). On one
+  // process every entry is its own.
   void place_slip_entries(const std::vector<SlipEntry>& entries);
   // The particle indices of the deck's bodies, materials and fields: a checkpoint of another deck
   // fails here instead of running on.
   void check_restored_particles() const;
   void add_piece_sums(const StateReader& piece);
+  void read_run_scalars_and_cracks(const StateReader& in);
   void recount_deformable_mass();
   void complete_crack_masks(std::vector<std::uint64_t>& masks);
   // Runs an exchange between processes, its wall time added to communication_seconds_.
@@ -486,9 +488,10 @@ template <int Dim>
 void MpmSimulation<Dim>::place_slip_entries(const std::vector<SlipEntry>& entries) {
   slip_history_.slip.assign(nodes_.mass.size(), 0.0);
   const int F = nodes_.fields;
-  std::vector<SubGrid<Dim>> subs;
+  std::vector<SubGrid<Dim>> subs;  // one process: its grid is the whole grid (no boxes)
   for (int r = 0; r < processes_.size(); ++r)
-    subs.push_back(sub_grid_for_box(global_grid_, decomposition_.box(r), reach_));
+    subs.push_back(distributed_ ? sub_grid_for_box(global_grid_, decomposition_.box(r), reach_)
+                                : SubGrid<Dim>{grid_, grid_first_});
   const auto holds = [](const SubGrid<Dim>& sub, const IVec<Dim>& g) {
     for (int d = 0; d < Dim; ++d)
       if (g[d] < sub.first[d] || g[d] >= sub.first[d] + sub.grid.nodes[d]) return false;
@@ -1396,22 +1399,29 @@ void MpmSimulation<Dim>::restore_state(const StateReader& in) {
   in.read_value("mpm.contact_frictional_work", contact_.frictional_work);
   if (spec_.mpm.contact.normal_law == ContactNormalLaw::Penalty)
     in.read_value("mpm.contact_stored_energy", contact_.stored_energy);
+  in.read_value("mpm.frictional_work", frictional_work_);
+  read_run_scalars_and_cracks(in);
+  if (cracked()) {
+    in.read_array_of_size("mpm.crack_impulse", crack_contact_.impulse);
+    in.read_value("mpm.crack_frictional_work", crack_contact_.frictional_work);
+  }
+  check_restored_particles();
+}
+
+// What every process's checkpoint holds alike: the step, time, time step, last gravity and the
+// cracks (every process holds and moves all of them).
+template <int Dim>
+void MpmSimulation<Dim>::read_run_scalars_and_cracks(const StateReader& in) {
   in.read_value("mpm.gravity", gravity_);
   in.read_value("mpm.dt", dt_);
   in.read_value("mpm.time", time_);
   in.read_value("mpm.steps", steps_);
-  in.read_value("mpm.frictional_work", frictional_work_);
   for (std::size_t c = 0; c < cracks_.size(); ++c) {
     in.read_array_of_size(fmt::format("mpm.crack{}.plane", c), cracks_[c].plane);
     in.read_array_of_size(fmt::format("mpm.crack{}.above", c), cracks_[c].above);
     in.read_array_of_size(fmt::format("mpm.crack{}.below", c), cracks_[c].below);
     cracks_[c].update_box();
   }
-  if (cracked()) {
-    in.read_array_of_size("mpm.crack_impulse", crack_contact_.impulse);
-    in.read_value("mpm.crack_frictional_work", crack_contact_.frictional_work);
-  }
-  check_restored_particles();
 }
 
 template <int Dim>
@@ -1445,16 +1455,7 @@ void MpmSimulation<Dim>::restore_pieces(std::span<const StateReader* const> piec
   }
   rigid_image_ = RigidNodeImage<Dim>{};
   const double deck_particles = processes_.sum(static_cast<double>(particles_.size()));
-  first.read_value("mpm.gravity", gravity_);
-  first.read_value("mpm.dt", dt_);
-  first.read_value("mpm.time", time_);
-  first.read_value("mpm.steps", steps_);
-  for (std::size_t c = 0; c < cracks_.size(); ++c) {  // every process holds and moves every crack
-    first.read_array_of_size(fmt::format("mpm.crack{}.plane", c), cracks_[c].plane);
-    first.read_array_of_size(fmt::format("mpm.crack{}.above", c), cracks_[c].above);
-    first.read_array_of_size(fmt::format("mpm.crack{}.below", c), cracks_[c].below);
-    cracks_[c].update_box();
-  }
+  read_run_scalars_and_cracks(first);  // every process holds and moves every crack
   // This process's share of the sums: those of its pieces.
   for (Vec<Dim>& impulse : contact_.pair_impulse) impulse.setZero();
   for (Vec<Dim>& impulse : crack_contact_.impulse) impulse.setZero();
@@ -1484,20 +1485,14 @@ void MpmSimulation<Dim>::restore_pieces(std::span<const StateReader* const> piec
   if (restored != deck_particles)
     throw std::runtime_error(fmt::format("checkpoint pieces hold {} particles, the deck {}", restored, deck_particles));
   check_restored_particles();
-  if (!distributed_) {
+  if (distributed_) {  // the boxes afresh over the restored particles, each to its box's process
+    decomposition_ = parallel::RcbPartition<Dim>::build(
+        particles_.position, processes_.size(), parallel::Box<Dim>{global_grid_.origin, global_grid_.upper()}, processes_);
+    migrate_particles();
+    adopt_sub_grid();
+  } else {
     size_particle_scratch();
-    recount_deformable_mass();
-    if (slip_history_.slip.empty()) return;
-    std::fill(slip_history_.slip.begin(), slip_history_.slip.end(), 0.0);
-    for (const SlipEntry& entry : slip)  // the global node index is this grid's
-      slip_history_.slip[static_cast<std::size_t>(entry.node * nodes_.fields + entry.field)] = entry.slip;
-    return;
   }
-  // The boxes afresh over the restored particles, each particle to its box's process.
-  decomposition_ = parallel::RcbPartition<Dim>::build(
-      particles_.position, processes_.size(), parallel::Box<Dim>{global_grid_.origin, global_grid_.upper()}, processes_);
-  migrate_particles();
-  adopt_sub_grid();
   recount_deformable_mass();
   if (!slip_history_.slip.empty()) place_slip_entries(slip);
 }
