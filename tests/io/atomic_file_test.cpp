@@ -82,3 +82,63 @@ TEST(AtomicFile, ReadingAMissingFileThrowsNamingIt) {
     EXPECT_NE(std::string(e.what()).find("absent.csv"), std::string::npos) << e.what();
   }
 }
+
+// The deferred writes of a run (frames and the .pvd) go through one background queue.
+
+TEST(DeferredWrites, WritesEveryQueuedFileInOrderByFinish) {
+  const ScratchFolder scratch;
+  const fs::path& folder = scratch.path;
+  tribo::io::DeferredWrites writes;
+  // The same file three times: the last content handed over must be the one left, so the queue
+  // keeps the program's order (a .pvd rewritten after each frame relies on it).
+  for (int i = 0; i < 20; ++i)
+    tribo::io::write_file_deferred(folder / ("frame_" + std::to_string(i) + ".vtu"),
+                                   std::string(100000 + i, static_cast<char>('a' + i % 26)));
+  tribo::io::write_file_deferred(folder / "run.pvd", "first");
+  tribo::io::write_file_deferred(folder / "run.pvd", "second");
+  tribo::io::write_file_deferred(folder / "run.pvd", "third");
+  writes.finish();
+  for (int i = 0; i < 20; ++i)
+    EXPECT_EQ(fs::file_size(folder / ("frame_" + std::to_string(i) + ".vtu")), 100000u + i) << i;
+  EXPECT_EQ(read_file(folder / "run.pvd"), "third");
+  EXPECT_EQ(entries_in(folder), 21u);  // no temporaries left
+}
+
+TEST(DeferredWrites, APlainWriteComesAfterTheQueuedOnes) {
+  const ScratchFolder scratch;
+  const fs::path& folder = scratch.path;
+  tribo::io::DeferredWrites writes;
+  tribo::io::write_file_deferred(folder / "history.csv", std::string(4000000, 'x'));
+  // A plain write of the same name drains the queue first, so it is the one that stays.
+  write_file_atomically(folder / "history.csv", "plain");
+  EXPECT_EQ(read_file(folder / "history.csv"), "plain");
+}
+
+TEST(DeferredWrites, AFailedWriteIsRethrownAndTheWritesAfterItAreDropped) {
+  const ScratchFolder scratch;
+  const fs::path& folder = scratch.path;
+  tribo::io::DeferredWrites writes;
+  try {
+    tribo::io::write_file_deferred(folder / "no_such_folder" / "frame_0.vtu", "data");
+    // Refused here if the worker has failed already, else queued behind the failing write.
+    tribo::io::write_file_deferred(folder / "after.vtu", "data");
+    writes.finish();
+    tribo::io::write_file_deferred(folder / "later.vtu", "data");
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("frame_0.vtu"), std::string::npos) << e.what();
+  }
+  // A file queued behind the failed one would follow a frame that is missing: not written.
+  EXPECT_FALSE(fs::exists(folder / "after.vtu"));
+  EXPECT_FALSE(fs::exists(folder / "later.vtu"));
+  // The error was reported once; the queue works again.
+  tribo::io::write_file_deferred(folder / "again.vtu", "ok");
+  writes.finish();
+  EXPECT_EQ(read_file(folder / "again.vtu"), "ok");
+}
+
+TEST(DeferredWrites, WithoutOneADeferredWriteIsImmediate) {
+  const ScratchFolder scratch;
+  tribo::io::write_file_deferred(scratch.path / "now.txt", "now");
+  EXPECT_EQ(read_file(scratch.path / "now.txt"), "now");
+}

@@ -8,7 +8,12 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <future>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <utility>
 #include <sstream>
 #include <stdexcept>
 
@@ -45,14 +50,35 @@ void write_all(int fd, std::string_view bytes, const std::filesystem::path& targ
   }
 }
 
-// The deferred write in flight, and whether a DeferredWrites is active (main thread only).
+// The deferred writes: one background thread takes them in the order they were handed over, so
+// files still reach the disk, and their names appear, in the program's order, while the main
+// thread goes on. A frame's .vtu is followed at once by the .pvd that names it; with one write in
+// flight the .pvd waited for the .vtu's fsync, and the steps stood still for every frame.
+// The queue is bounded in bytes (below), so a run that makes frames faster than the disk takes
+// them waits instead of holding them all. After a failed write the queue is dropped (the later
+// files would name or follow a file that is missing) and the error waits for the main thread.
 struct Deferred {
   bool active = false;
-  std::future<void> in_flight;
-  void finish() {
-    if (in_flight.valid()) in_flight.get();  // get() leaves it invalid, also when it throws
-  }
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<std::pair<std::filesystem::path, std::string>> queue;
+  std::size_t queued_bytes = 0;
+  bool busy = false;  // the worker is writing a job it has taken off the queue
+  bool stopping = false;
+  std::exception_ptr error;
+  std::thread worker;
+
+  void start();
+  void stop();
+  void push(std::filesystem::path target, std::string bytes);
+  void finish();  // main thread: waits until every queued write is done; rethrows a failure
+  void run();     // the worker
 };
+
+// Frames of a large run are tens of MB each; two of them in memory bounds what a slow disk costs
+// in memory, and one frame always fits whatever its size.
+constexpr std::size_t kMaxQueuedBytes = std::size_t{256} << 20;
+
 Deferred& deferred() {
   static Deferred d;
   return d;
@@ -60,9 +86,81 @@ Deferred& deferred() {
 
 void write_now(const std::filesystem::path& target, std::string_view bytes);
 
+void Deferred::start() {
+  std::lock_guard lock(mutex);
+  active = true;
+  stopping = false;
+  error = nullptr;
+  worker = std::thread([this] { run(); });
+}
+
+void Deferred::stop() {
+  {
+    std::lock_guard lock(mutex);
+    stopping = true;
+  }
+  changed.notify_all();
+  if (worker.joinable()) worker.join();
+  std::lock_guard lock(mutex);
+  active = false;
+  queue.clear();
+  queued_bytes = 0;
+}
+
+void Deferred::run() {
+  std::unique_lock lock(mutex);
+  for (;;) {
+    changed.wait(lock, [&] { return stopping || !queue.empty(); });
+    if (queue.empty()) return;  // stopping, and nothing left to write
+    auto job = std::move(queue.front());
+    queue.pop_front();
+    busy = true;
+    lock.unlock();
+    std::exception_ptr failure;
+    try {
+      write_now(job.first, job.second);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    lock.lock();
+    busy = false;
+    queued_bytes -= job.second.size();
+    if (failure && !error) {
+      error = failure;
+      for (const auto& dropped : queue) queued_bytes -= dropped.second.size();
+      queue.clear();
+    }
+    changed.notify_all();
+  }
+}
+
+void Deferred::push(std::filesystem::path target, std::string bytes) {
+  std::unique_lock lock(mutex);
+  changed.wait(lock, [&] {
+    return error || queue.empty() || queued_bytes + bytes.size() <= kMaxQueuedBytes;
+  });
+  if (error) {
+    std::exception_ptr failure = std::exchange(error, nullptr);
+    std::rethrow_exception(failure);
+  }
+  queued_bytes += bytes.size();
+  queue.emplace_back(std::move(target), std::move(bytes));
+  lock.unlock();
+  changed.notify_all();
+}
+
+void Deferred::finish() {
+  std::unique_lock lock(mutex);
+  changed.wait(lock, [&] { return queue.empty() && !busy; });
+  if (error) {
+    std::exception_ptr failure = std::exchange(error, nullptr);
+    std::rethrow_exception(failure);
+  }
+}
+
 }  // namespace
 
-DeferredWrites::DeferredWrites() { deferred().active = true; }
+DeferredWrites::DeferredWrites() { deferred().start(); }
 
 DeferredWrites::~DeferredWrites() {
   try {
@@ -70,23 +168,22 @@ DeferredWrites::~DeferredWrites() {
   } catch (...) {
     // Destroyed while another exception unwinds (the run failed already): that one is reported.
   }
-  deferred().active = false;
+  deferred().stop();
 }
 
 void DeferredWrites::finish() { deferred().finish(); }
 
 void write_file_deferred(const std::filesystem::path& target, std::string bytes) {
   Deferred& d = deferred();
-  d.finish();
   if (!d.active) {
     write_now(target, bytes);
     return;
   }
-  d.in_flight = std::async(std::launch::async, [target, bytes = std::move(bytes)] { write_now(target, bytes); });
+  d.push(target, std::move(bytes));
 }
 
 void write_file_atomically(const std::filesystem::path& target, std::string_view bytes) {
-  deferred().finish();
+  if (deferred().active) deferred().finish();
   write_now(target, bytes);
 }
 

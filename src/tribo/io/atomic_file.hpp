@@ -19,9 +19,12 @@ void write_file_atomically(const std::filesystem::path& target, std::string_view
 // While a DeferredWrites lives (the run driver holds one for the run), write_file_deferred() hands
 // the same complete-or-absent write to a background thread and returns: the frames of a run (a
 // .vtu of 2.6 MB and the .pvd, each fsynced twice) cost 0.6 s of an oblique-disks run of 3 s
-// waiting on the disk, now overlapped with the next steps. At most one write is in flight: the
-// next deferred or plain write waits for it, and rethrows its error (the same message, naming its
-// file). Without a DeferredWrites, write_file_deferred() writes at once. Main thread only.
+// waiting on the disk, now overlapped with the next steps. The thread writes them one at a time in
+// the order they were handed over; the main thread waits only when 256 MiB are queued. A plain
+// write, finish() and the destructor wait for the queue to drain; a failed deferred write is
+// rethrown (the same message, naming its file) by the next deferred write, plain write or
+// finish(), and the writes queued after it are dropped. Without a DeferredWrites,
+// write_file_deferred() writes at once. Main thread only.
 class DeferredWrites {
  public:
   DeferredWrites();
