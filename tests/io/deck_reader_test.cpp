@@ -174,6 +174,7 @@ TEST(DeckReader, MinimalDeckGetsEveryDocumentedDefault) {
   EXPECT_EQ(b.angular_velocity, Vec3::Zero());
   EXPECT_TRUE(s.boundary_conditions.empty());
   EXPECT_EQ(s.mpm.particles_per_cell, 2);
+  EXPECT_EQ(s.mpm.particle_fill, ParticleFill::Clipped);
   EXPECT_EQ(s.mpm.shape_function, ShapeFunctionKind::Gimp);
   EXPECT_EQ(s.mpm.update, UpdateScheme::Usl);
   EXPECT_EQ(s.mpm.flip, 1.0);

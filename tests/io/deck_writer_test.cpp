@@ -100,6 +100,7 @@ void expect_same_spec(const SimulationSpec& a, const SimulationSpec& b) {
   EXPECT_EQ(ma.grid_max, mb.grid_max);
   EXPECT_EQ(ma.cell, mb.cell);
   EXPECT_EQ(ma.particles_per_cell, mb.particles_per_cell);
+  EXPECT_EQ(ma.particle_fill, mb.particle_fill);
   EXPECT_EQ(ma.shape_function, mb.shape_function);
   EXPECT_EQ(ma.update, mb.update);
   EXPECT_EQ(ma.flip, mb.flip);

@@ -110,4 +110,64 @@ double Shape::measure() const {
   return 0.0;
 }
 
+namespace {
+
+// How many of the cell's centre and 2^dimension corners lie in the shape.
+int corners_and_centre_inside(const Shape& shape, const Vec3& centre, const Vec3& size) {
+  int inside = shape.contains(centre) ? 1 : 0;
+  for (int c = 0; c < (1 << shape.dimension); ++c) {
+    Vec3 y = centre;
+    for (int d = 0; d < shape.dimension; ++d) y[d] += ((c >> d) & 1 ? 0.5 : -0.5) * size[d];
+    inside += shape.contains(y) ? 1 : 0;
+  }
+  return inside;
+}
+
+int samples_per_side(const Shape& shape) { return kClippedSamples[shape.dimension == 2 ? 0 : 1]; }
+
+int sample_count(const Shape& shape) {
+  int total = 1;
+  for (int d = 0; d < shape.dimension; ++d) total *= samples_per_side(shape);
+  return total;
+}
+
+// Sample i of a cut cell: the midpoint of one of q^dimension equal sub-boxes, as an offset from the
+// centre.
+Vec3 sample_offset(const Shape& shape, int i, const Vec3& size) {
+  const int q = samples_per_side(shape);
+  Vec3 offset = Vec3::Zero();
+  for (int d = 0, r = i; d < shape.dimension; ++d, r /= q) offset[d] = ((r % q + 0.5) / q - 0.5) * size[d];
+  return offset;
+}
+
+}  // namespace
+
+CellOverlap cell_overlap(const Shape& shape, const Vec3& centre, const Vec3& size) {
+  const int inside = corners_and_centre_inside(shape, centre, size);
+  if (inside == (1 << shape.dimension) + 1) return {1.0, centre};
+  if (inside == 0) return {0.0, centre};
+  const int total = sample_count(shape);
+  int count = 0;
+  Vec3 offset_sum = Vec3::Zero();  // offsets from the centre: no cancellation against |centre|
+  for (int i = 0; i < total; ++i) {
+    const Vec3 offset = sample_offset(shape, i, size);
+    if (shape.contains(Vec3(centre + offset))) {
+      ++count;
+      offset_sum += offset;
+    }
+  }
+  if (count == total) return {1.0, centre};
+  if (count == 0) return {0.0, centre};
+  return {static_cast<double>(count) / total, Vec3(centre + offset_sum / count)};
+}
+
+bool cell_overlaps(const Shape& shape, const Vec3& centre, const Vec3& size) {
+  const int inside = corners_and_centre_inside(shape, centre, size);
+  if (inside == (1 << shape.dimension) + 1) return true;
+  if (inside == 0) return false;
+  for (int i = 0, total = sample_count(shape); i < total; ++i)
+    if (shape.contains(Vec3(centre + sample_offset(shape, i, size)))) return true;
+  return false;
+}
+
 }  // namespace tribo

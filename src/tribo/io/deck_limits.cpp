@@ -1,6 +1,7 @@
 // Limits and estimates that need the whole deck (deck_limits.hpp). The particle and point counts
 // repeat the fill rules of mpm/particle_filling.cpp and pd/lattice.cpp (io does not link the
-// solvers): the centres of the sub-cells (MPM) or lattice cells (PD) that lie inside the shape.
+// solvers): the sub-cells the shape overlaps (MPM, `particle_fill: clipped`) or whose centres lie
+// inside it (MPM `centers`, and PD's lattice cells).
 #include "tribo/io/deck_limits.hpp"
 
 #include <algorithm>
@@ -57,9 +58,11 @@ struct Axis {
 
 // Counts the centres origin + (k + 0.5) * step inside `shape` for k in the box `axes`; exact up to
 // kExactCandidates candidates, else sampled every s-th centre per direction and scaled.
+// clipped: count the cells the shape overlaps (cell_overlap, mpm.particle_fill: clipped) instead of
+// the centres inside it.
 template <int Dim>
 double count_inside(const Shape& shape, const Vec3& origin, const Vec3& step, const std::array<Axis, 3>& axes,
-                    bool* exact) {
+                    bool* exact, bool clipped = false) {
   double candidates = 1.0;
   for (int d = 0; d < Dim; ++d) candidates *= axes[d].count;
   if (!(candidates > 0.0)) {
@@ -95,7 +98,7 @@ double count_inside(const Shape& shape, const Vec3& origin, const Vec3& step, co
           x[d] = origin[d] + (cell + 0.5) * step[d];
         }
         samples += 1.0;
-        if (shape.contains(x)) hits += 1.0;
+        if (clipped ? cell_overlaps(shape, x, step) : shape.contains(x)) hits += 1.0;
       }
   return stride == 1 ? hits : hits / samples * candidates;
 }
@@ -125,7 +128,8 @@ double count_mpm_body(const SimulationSpec& spec, const BodySpec& body, bool* ex
   }
   Vec3 origin = Vec3::Zero();
   for (int d = 0; d < Dim; ++d) origin[d] = spec.mpm.grid_min[d];
-  return count_inside<Dim>(body.geometry, origin, sub, axes, exact);
+  return count_inside<Dim>(body.geometry, origin, sub, axes, exact,
+                           spec.mpm.particle_fill == ParticleFill::Clipped);
 }
 
 template <int Dim>

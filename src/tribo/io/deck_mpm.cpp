@@ -140,7 +140,7 @@ void read_cracks(const DeckNode& node, const SimulationSpec& spec, MpmSpec& mpm)
 
 MpmSpec read_mpm(const DeckNode& node, const SimulationSpec& spec) {
   const DeckMap map = node.map(
-      {"grid", "particles_per_cell", "shape_function", "update", "flip", "transfer", "contact", "cracks"});
+      {"grid", "particles_per_cell", "particle_fill", "shape_function", "update", "flip", "transfer", "contact", "cracks"});
   MpmSpec mpm;
   read_grid(map.require("grid"), spec.dimension, mpm);
   if (auto ppc = map.get("particles_per_cell")) {
@@ -151,6 +151,7 @@ MpmSpec read_mpm(const DeckNode& node, const SimulationSpec& spec) {
     if (mpm.particles_per_cell > 16)
       ppc->fail(fmt::format("must be <= 16 (per direction), got {}", mpm.particles_per_cell));
   }
+  mpm.particle_fill = choice(map, "particle_fill", kParticleFillNames, "particle fill", mpm.particle_fill);
   mpm.shape_function =
       choice(map, "shape_function", kShapeFunctionNames, "shape function", mpm.shape_function);
   mpm.update = choice(map, "update", kUpdateSchemeNames, "update scheme", mpm.update);

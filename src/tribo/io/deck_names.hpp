@@ -86,6 +86,11 @@ inline constexpr std::array<DeckName<TransferScheme>, 2> kTransferSchemeNames{{
     {TransferScheme::Apic, "apic"},
 }};
 
+inline constexpr std::array<DeckName<ParticleFill>, 2> kParticleFillNames{{
+    {ParticleFill::Clipped, "clipped"},
+    {ParticleFill::Centers, "centers"},
+}};
+
 inline constexpr std::array<DeckName<PdContactRadiusRule>, 2> kPdContactRadiusRuleNames{{
     {PdContactRadiusRule::Fixed, "fixed"},
     {PdContactRadiusRule::Lammps, "lammps"},

@@ -185,6 +185,7 @@ void emit_mpm(YAML::Emitter& out, const SimulationSpec& spec) {
     emit_vector(out, mpm.cell, dim);
   out << YAML::EndMap;
   out << YAML::Key << "particles_per_cell" << YAML::Value << mpm.particles_per_cell;
+  out << YAML::Key << "particle_fill" << YAML::Value << name(mpm.particle_fill, kParticleFillNames);
   out << YAML::Key << "shape_function" << YAML::Value
       << name(mpm.shape_function, kShapeFunctionNames);
   out << YAML::Key << "update" << YAML::Value << name(mpm.update, kUpdateSchemeNames);
