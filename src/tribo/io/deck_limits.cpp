@@ -367,8 +367,11 @@ void check_limits(const DeckNode& root, const SimulationSpec& spec) {
       if (!(e.body_exact[b] && e.body_particles[b] == 0.0)) continue;
       const std::string why =
           spec.method == Method::Mpm
-              ? fmt::format("no sub-cell centre (cell / particles_per_cell = {:.4g} m) lies inside its shape; "
+              ? fmt::format("{} (cell / particles_per_cell = {:.4g} m); "
                             "make it larger than a sub-cell, refine mpm.grid.cell, or check a polygon's vertices",
+                            spec.mpm.particle_fill == ParticleFill::Clipped
+                                ? "no sub-cell centre, corner or sample point lies inside its shape"
+                                : "no sub-cell centre lies inside its shape",
                             spec.mpm.cell.head(spec.dimension).minCoeff() / spec.mpm.particles_per_cell)
               : fmt::format("no lattice point (spacing {} m) lies inside its shape; make it larger than the spacing "
                             "or refine pd.spacing",

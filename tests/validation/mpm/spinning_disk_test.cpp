@@ -53,23 +53,27 @@ SpinResult spin_disk(TransferScheme transfer, double flip) {
 }
 
 TEST(SpinningDisk, ApicTransfersKeepTheSpinThatFlipLoses) {
-  // Measured at this size over 0.1 s (0.42 revolutions; 5 cells per radius): FLIP's transfers lose
-  // 2.8% of the angular momentum; APIC 0.35% (flip 0) and 0.54% (flip 1). APIC's transfers conserve
+  // Measured at this size over 0.1 s (0.42 revolutions; 5 cells per radius), with the default
+  // clipped particle fill: FLIP's transfers lose 1.76% of the angular momentum and 3.0% of the
+  // energy; APIC 0.34% (flip 0) and 0.57% (flip 1), energy 0.2% and 0.3%. (With the centre rule of
+  // the fill before stop 25: FLIP 2.8% and 4.7%, APIC 0.35% and 0.54%: the staircase's corner
+  // particles were what FLIP's transfers damped most.) APIC's transfers conserve
   // angular momentum (Jiang et al. 2015, sec. 5.3) and a symmetric stress exerts no torque on the
   // grid; what is left is the midpoint move's cross term dt/2 v_start x v_new, O(omega^2 dt) per
   // unit time (0.02% with x += dt v_new; docs/mpm-contact.md, "Affine transfers"). Bounds: about
-  // 3x the measured, and FLIP's loss at least 4x APIC's, which is what the test is about.
+  // 3x the measured, and FLIP's loss several times APIC's, which is what the test is about (at
+  // least 2.5x APIC's with flip 1, measured 3.1x; 4x with flip 0, measured 5.2x).
   const SpinResult apic = spin_disk(TransferScheme::Apic, 0.0);
   const SpinResult apic_flip = spin_disk(TransferScheme::Apic, 1.0);
   const SpinResult flip = spin_disk(TransferScheme::Flip, 1.0);
   EXPECT_LT(std::abs(apic.spin_change), 1e-2);
   EXPECT_LT(std::abs(apic_flip.spin_change), 1.5e-2);
-  EXPECT_GT(std::abs(flip.spin_change), 4.0 * std::abs(apic_flip.spin_change));
+  EXPECT_GT(std::abs(flip.spin_change), 2.5 * std::abs(apic_flip.spin_change));
   EXPECT_GT(std::abs(flip.spin_change), 4.0 * std::abs(apic.spin_change));
-  // Kinetic + strain, the affine part counted: FLIP loses 4.7%; APIC's bound is a quarter of that.
+  // Kinetic + strain, the affine part counted: FLIP loses 3.0%; APIC's bound is 0.4 of that.
   EXPECT_LT(std::abs(apic.energy_change), 1.2e-2) << apic.energy_change;
   EXPECT_LT(std::abs(apic_flip.energy_change), 1.2e-2) << apic_flip.energy_change;
-  EXPECT_GT(std::abs(flip.energy_change), 4e-2) << flip.energy_change;
+  EXPECT_GT(std::abs(flip.energy_change), 2e-2) << flip.energy_change;
 }
 
 }  // namespace
