@@ -12,6 +12,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <omp.h>
 
 #include "tribo/io/deck_reader.hpp"
 #include "tribo/io/deck_writer.hpp"
@@ -141,6 +142,45 @@ TEST(GeometryFill, StlSphereAndCubeHoldTheirVolumeInMpmAtFourParticlesPerCellSid
               100 * (total_volume(particles, 0) / sphere_mesh - 1.0), 100 * (total_volume(particles, 1) / cube_mesh - 1.0));
   EXPECT_NEAR(total_volume(particles, 0) / sphere_mesh, 1.0, 5e-4);
   EXPECT_NEAR(total_volume(particles, 1) / cube_mesh, 1.0, 5e-4);
+}
+
+// The clipped fill tests its rows of sub-cells in parallel and appends them in the serial order:
+// the particles must be those of a serial sweep (first axis fastest), in that order, bit for bit,
+// whatever the thread count.
+TEST(GeometryFill, ClippedFillIsTheSerialSweepOnAnyThreadCount) {
+  SimulationSpec spec = io::read_deck(fs::path(TRIBO_SOURCE_DIR) / "tests/decks/good/mpm_centers_fill_2d.yaml");
+  spec.mpm.particle_fill = ParticleFill::Clipped;
+  const mpm::Grid<2> grid(spec.mpm.grid_min.head<2>(), spec.mpm.grid_max.head<2>(), spec.mpm.cell.head<2>());
+  const Vec<2> sub = grid.cell / spec.mpm.particles_per_cell;
+  // The serial sweep, written out here: every sub-cell of each body's bounding box, x fastest.
+  std::vector<std::pair<double, Vec<2>>> expected;
+  for (const BodySpec& body : spec.bodies) {
+    Vec3 lo, hi;
+    body.geometry.bounds(lo, hi);
+    const int i0 = static_cast<int>(std::floor((lo.x() - grid.origin.x()) / sub.x()));
+    const int i1 = static_cast<int>(std::ceil((hi.x() - grid.origin.x()) / sub.x()));
+    const int j0 = static_cast<int>(std::floor((lo.y() - grid.origin.y()) / sub.y()));
+    const int j1 = static_cast<int>(std::ceil((hi.y() - grid.origin.y()) / sub.y()));
+    for (int j = j0; j < j1; ++j)
+      for (int i = i0; i < i1; ++i) {
+        const Vec3 x(grid.origin.x() + (i + 0.5) * sub.x(), grid.origin.y() + (j + 0.5) * sub.y(), 0.0);
+        const CellOverlap part = cell_overlap(body.geometry, x, Vec3(sub.x(), sub.y(), 0.0));
+        if (part.fraction > 0.0) expected.emplace_back(part.fraction, part.centroid.head<2>());
+      }
+  }
+  for (int threads : {1, 2, 3}) {
+    SCOPED_TRACE(threads);
+    omp_set_num_threads(threads);
+    Particles<2> particles;
+    mpm::fill_bodies<2>(spec, grid, particles);
+    ASSERT_EQ(particles.size(), expected.size());
+    const double whole = sub.prod() * spec.thickness;
+    for (std::size_t p = 0; p < expected.size(); ++p) {
+      EXPECT_EQ(particles.position[p], expected[p].second) << p;
+      EXPECT_EQ(particles.volume[p], whole * expected[p].first) << p;
+    }
+  }
+  omp_set_num_threads(1);
 }
 
 TEST(GeometryFill, StlSphereAndCubeHoldTheirVolumeInPd) {

@@ -87,11 +87,16 @@ Deferred& deferred() {
 void write_now(const std::filesystem::path& target, std::string_view bytes);
 
 void Deferred::start() {
-  std::lock_guard lock(mutex);
+  // One DeferredWrites at a time (the run driver's); a second would leave the first's worker
+  // running unjoined.
+  if (worker.joinable()) throw std::logic_error("DeferredWrites: one is active already");
+  {
+    std::lock_guard lock(mutex);
+    stopping = false;
+    error = nullptr;
+  }
+  worker = std::thread([this] { run(); });  // if this throws, writes stay immediate
   active = true;
-  stopping = false;
-  error = nullptr;
-  worker = std::thread([this] { run(); });
 }
 
 void Deferred::stop() {
@@ -143,8 +148,9 @@ void Deferred::push(std::filesystem::path target, std::string bytes) {
     std::exception_ptr failure = std::exchange(error, nullptr);
     std::rethrow_exception(failure);
   }
-  queued_bytes += bytes.size();
+  const std::size_t size = bytes.size();
   queue.emplace_back(std::move(target), std::move(bytes));
+  queued_bytes += size;  // after the push, which may throw
   lock.unlock();
   changed.notify_all();
 }

@@ -12,7 +12,7 @@ namespace tribo::io {
 // over `target` (rename(2) is atomic within one file system, hence the same folder). Throws
 // std::runtime_error naming the path and the errno text; on failure the temporary is removed and
 // the old target, if any, is left as it was.
-// Before it writes, any deferred write (below) in flight is finished, so that files reach the
+// Before it writes, the deferred writes (below) queued are finished, so that files reach the
 // disk, and their names appear, in the order the program wrote them.
 void write_file_atomically(const std::filesystem::path& target, std::string_view bytes);
 
@@ -28,10 +28,10 @@ void write_file_atomically(const std::filesystem::path& target, std::string_view
 class DeferredWrites {
  public:
   DeferredWrites();
-  ~DeferredWrites();  // finishes the write in flight; an error there is lost, call finish() first
+  ~DeferredWrites();  // finishes the queued writes; an error there is lost, call finish() first
   DeferredWrites(const DeferredWrites&) = delete;
   DeferredWrites& operator=(const DeferredWrites&) = delete;
-  void finish();  // waits for the write in flight; rethrows its error
+  void finish();  // waits until every queued write is done; rethrows a failed one's error
 };
 void write_file_deferred(const std::filesystem::path& target, std::string bytes);
 

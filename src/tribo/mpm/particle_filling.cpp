@@ -41,7 +41,7 @@ void fill_bodies(const SimulationSpec& spec, const Grid<Dim>& grid, Particles<Di
     }
     if (body.geometry.kind != Shape::Kind::Points) {
       // Rows of sub-cells along the first axis, one task each: the shape tests (with the clipped
-      // fill up to 9 + 16^2 (2D) or 4^3 (3D) per cut sub-cell, each a ray cast for an STL body)
+      // fill up to 5 + 16^2 (2D) or 9 + 4^3 (3D) per cut sub-cell, each a ray cast for an STL body)
       // run in parallel; the particles are appended in the serial order (first axis fastest), so
       // the fill does not depend on the thread count.
       std::array<int, Dim> count{};
