@@ -6,31 +6,17 @@
 #include <numbers>
 
 #include "tribo/core/geometry.hpp"
+#include "../support/shapes.hpp"
 #include "../support/uv_sphere.hpp"
 
 namespace tribo {
 namespace {
 
-Shape disk(const Vec3& centre, double radius) {
-  Shape s;
-  s.kind = Shape::Kind::Ball;
-  s.dimension = 2;
-  s.center = centre;
-  s.radius = radius;
-  return s;
-}
-
-Shape box2(const Vec3& lo, const Vec3& hi) {
-  Shape s;
-  s.kind = Shape::Kind::Box;
-  s.dimension = 2;
-  s.min = lo;
-  s.max = hi;
-  return s;
-}
+using test_support::ball_shape;
+using test_support::box_shape;
 
 TEST(CellOverlap, WholeAndEmptyCellsAreExact) {
-  const Shape d = disk(Vec3(0.3, 0.2, 0), 0.1);
+  const Shape d = ball_shape(2, Vec3(0.3, 0.2, 0), 0.1);
   const Vec3 size(0.01, 0.01, 0);
   const CellOverlap inside = cell_overlap(d, Vec3(0.31, 0.21, 0), size);
   EXPECT_EQ(inside.fraction, 1.0);
@@ -43,7 +29,7 @@ TEST(CellOverlap, ABoxFaceAcrossTheCellGivesItsExactShareAndCentroid) {
   // lie inside, so the share is 1/4 exactly and the centroid the middle of that quarter; any
   // sampling error would show as a multiple of 1/16.
   const Vec3 size(0.04, 0.04, 0);
-  const Shape b = box2(Vec3(0, 0, 0), Vec3(1, 0.11, 0));  // cell [0.10, 0.14] in y: 0.01 inside
+  const Shape b = box_shape(2, Vec3(0, 0, 0), Vec3(1, 0.11, 0));  // cell [0.10, 0.14] in y: 0.01 inside
   const CellOverlap part = cell_overlap(b, Vec3(0.5, 0.12, 0), size);
   EXPECT_NEAR(part.fraction, 0.25, 1e-15);
   EXPECT_NEAR(part.centroid.x(), 0.5, 1e-15);
@@ -59,7 +45,7 @@ TEST(CellOverlap, CutCellsOfADiskSumToItsAreaAndCentre) {
   // centre rule's staircase misses by 8.4e-5.
   const double h = 0.01, radius = 0.1037;
   const Vec3 centre(0.30123, 0.20345, 0);
-  const Shape d = disk(centre, radius);
+  const Shape d = ball_shape(2, centre, radius);
   double area = 0.0, centre_area = 0.0;
   Vec3 moment = Vec3::Zero();
   int cut = 0;
