@@ -47,7 +47,7 @@ void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int mate
                          const std::vector<bool>& rigid_field, const std::vector<Crack>& cracks,
                          const CrackFields<Dim>& fields, const MpmContactSpec& settings, double dt,
                          ContactStage stage, CrackContactAccumulator<Dim>* accumulator, double thickness,
-                         const parallel::Communicator* processes) {
+                         const parallel::Communicator* processes, std::optional<double> given_dust) {
   if constexpr (Dim != 2) {
     return;  // cracks are 2D polylines (the deck reader rejects them in 3D)
   } else {
@@ -61,7 +61,8 @@ void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int mate
     detection.displacement_check = true;
     detection.position_method = ContactPositionMethod::Displacement;
     const NodeContext<Dim> context{grid.cell, grid.cell_volume() * thickness, dt};
-    const double dust = node_field_dust(nodes, processes);  // as multimaterial contact: dust is no field
+    // As multimaterial contact: dust is no field.
+    const double dust = given_dust ? *given_dust : node_field_dust(nodes, processes);
     const char* counted = accumulator && !accumulator->counted_node.empty() ? accumulator->counted_node.data() : nullptr;
 
     // The pairs of NairnMPM, and which field's (crack, side) tells the crack between them: [0]-[1]
@@ -126,9 +127,11 @@ void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int mate
 
 template void apply_crack_contact<2>(NodeFields<2>&, const Grid<2>&, int, const std::vector<bool>&,
                                      const std::vector<Crack>&, const CrackFields<2>&, const MpmContactSpec&, double,
-                                     ContactStage, CrackContactAccumulator<2>*, double, const parallel::Communicator*);
+                                     ContactStage, CrackContactAccumulator<2>*, double, const parallel::Communicator*,
+                                     std::optional<double>);
 template void apply_crack_contact<3>(NodeFields<3>&, const Grid<3>&, int, const std::vector<bool>&,
                                      const std::vector<Crack>&, const CrackFields<3>&, const MpmContactSpec&, double,
-                                     ContactStage, CrackContactAccumulator<3>*, double, const parallel::Communicator*);
+                                     ContactStage, CrackContactAccumulator<3>*, double, const parallel::Communicator*,
+                                     std::optional<double>);
 
 }  // namespace tribo::mpm

@@ -7,6 +7,7 @@
 // field b), the approach and displacement (or position) checks and the crack's law, all through
 // resolve_contact_pair; the momentum change of a crack field is shared among its material fields
 // in proportion to their masses (one velocity change for all of them).
+#include <optional>
 #include <vector>
 
 #include "tribo/core/simulation_spec.hpp"
@@ -47,6 +48,8 @@ void apply_crack_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, int mate
                          const std::vector<bool>& rigid_field, const std::vector<Crack>& cracks,
                          const CrackFields<Dim>& fields, const MpmContactSpec& settings, double dt,
                          ContactStage stage, CrackContactAccumulator<Dim>* accumulator,  // null: do not record
-                         double thickness = 1.0, const parallel::Communicator* processes = nullptr);
+                         double thickness = 1.0, const parallel::Communicator* processes = nullptr,
+                         // node_field_dust() of these nodes when the caller has it (computed otherwise)
+                         std::optional<double> dust = std::nullopt);
 
 }  // namespace tribo::mpm

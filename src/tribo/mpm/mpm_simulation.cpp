@@ -168,10 +168,20 @@ class MpmSimulation final : public Simulation<Dim> {
   template <class Shape>
   void extrapolate_forces();
   void update_nodal_momenta();
+  // inverse_mass_ (and node_dust_) from the node masses of the step.
+  void invert_node_masses();
   template <class Shape>
   void update_particles();
+  // One particle's grid-to-particle update (update_particles()), its stencil expanded.
+  template <class Shape>
+  [[gnu::always_inline]] inline void update_particle(long p, const ScatterStencil<Dim, Shape>& s, double flip,
+                                                     bool affine);
   template <class Shape>
   void reextrapolate_momenta();
+  // MUSL without cracks: the grid-to-particle update and the re-extrapolation in one pass over the
+  // slabs; the new momenta go to musl_momentum_, swapped into the nodes after the pass.
+  template <class Shape>
+  void update_particles_and_reextrapolate();
   template <class Shape>
   void add_affine_momentum(long p, const ScatterStencil<Dim, Shape>& s, const StencilFactors<Dim>& factors,
                            Vec<Dim>* momentum) const;
@@ -330,6 +340,16 @@ class MpmSimulation final : public Simulation<Dim> {
   // Rebuilt every step after the sort: not state, never permuted.
   std::vector<StencilFactors<Dim>> stencil_;
   std::vector<char> shared_node_;  // per node, of the step: two fields or more hold mass there
+  // MUSL's re-extrapolated node momenta while the grid-to-particle pass still reads the updated
+  // ones (update_particles_and_reextrapolate()); swapped with nodes_.momentum. Scratch, not state.
+  std::vector<Vec<Dim>> musl_momentum_;
+  // The dust threshold of the step's contact passes (node_field_dust()): the node masses do not
+  // change after the particle-to-grid pass, so it is taken once a step, not once a pass.
+  double node_dust_ = 0.0;
+  // Per node entry, 1 / m of the step, or 0 where m is below node_mass_floor() (an empty field):
+  // the grid-to-particle and stress passes multiply by it instead of dividing by m at every stencil
+  // node of every particle (nine divisions a particle and pass in 2D; issue 17). Scratch, not state.
+  std::vector<double> inverse_mass_;
   static constexpr int kSortInterval = 20;  // steps between sorts
   // Across processes: the run's processes, its boxes (fixed for the run; rebalancing as bodies
   // move is still to come, docs/parallel.md), and the nodes this process shares with others.
@@ -661,6 +681,7 @@ void MpmSimulation<Dim>::step_with() {
   if (forces_first) extrapolate_to_grid<Shape, true>();
   else extrapolate_to_grid<Shape, false>();
   sum_halo(HaloSum::Extrapolated);
+  invert_node_masses();
   if (moments_.enabled()) extrapolate_moments<Shape>();
   if (layout_.fields > 1 && !cracked() && spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression)
     build_regression_neighbourhoods<Shape>();
@@ -690,7 +711,9 @@ void MpmSimulation<Dim>::step_with() {
   update_nodal_momenta();  // and momentum_start, the momenta before it
   external_impulse_ += impose_boundary_conditions();
   apply_contact(ContactStage::AfterMomentumUpdate);
-  update_particles<Shape>();
+  const bool fused_musl = scheme == UpdateScheme::Musl && !cracked();
+  if (fused_musl) update_particles_and_reextrapolate<Shape>();
+  else update_particles<Shape>();
   if (cracked() && distributed_) {
     const int rank = processes_.rank();
     move_crack_surfaces<Dim, Shape>(
@@ -707,7 +730,7 @@ void MpmSimulation<Dim>::step_with() {
                                     node_mass_floor());
   }
   if (scheme == UpdateScheme::Musl) {
-    reextrapolate_momenta<Shape>();
+    if (!fused_musl) reextrapolate_momenta<Shape>();  // after the crack surfaces moved on the grid velocities
     sum_halo(HaloSum::Momentum);
     impose_boundary_conditions();
     apply_contact(ContactStage::AfterExtrapolation, false, true, false);
@@ -891,6 +914,29 @@ void MpmSimulation<Dim>::extrapolate_forces() {
   });
 }
 
+// After the particle-to-grid pass (and its halo sum), when the node masses are final for the
+// step: 1 / m per node entry for the passes that read velocities, and the contact passes' dust
+// threshold (the heaviest entry), in one pass over the entries.
+template <int Dim>
+void MpmSimulation<Dim>::invert_node_masses() {
+  const long entries = static_cast<long>(nodes_.mass.size());
+  if (inverse_mass_.size() != nodes_.mass.size()) inverse_mass_.resize(nodes_.mass.size());
+  const double tiny = node_mass_floor();
+  const double* mass = nodes_.mass.data();
+  double* inverse = inverse_mass_.data();
+  double heaviest = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : heaviest)
+  for (long i = 0; i < entries; ++i) {
+    const double m = mass[i];
+    inverse[i] = m > tiny ? 1.0 / m : 0.0;
+    heaviest = std::max(heaviest, m);
+  }
+  if (layout_.fields >= 2 || cracked()) {
+    if (distributed_) communicate([&] { heaviest = processes_.max(heaviest); });
+    node_dust_ = node_dust_of(heaviest);
+  }
+}
+
 // momentum_start <- p_I (the velocities at the start of the move, update_particles()), then
 // p_I += f_I dt on deformable fields; rigid fields keep their imposed momentum. One pass over the
 // entries (it was a copy, then one pass per field).
@@ -933,14 +979,14 @@ void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool cou
     apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, record ? &contact_ : nullptr,
                                 regression ? &around_ : nullptr, &slip_history_,
                                 at_surface && moments_.enabled() ? &moments_ : nullptr,
-                                distributed_ ? &processes_ : nullptr, spec_.thickness);
+                                distributed_ ? &processes_ : nullptr, spec_.thickness, node_dust_);
     nodes_.nodes /= crack_fields;
     nodes_.fields = layout_.fields * crack_fields;
   }
   if (cracked())
     apply_crack_contact(nodes_, grid_, layout_.fields, layout_.rigid_field, cracks_, crack_fields_, spec_.mpm.contact,
                         dt_, stage, record ? &crack_contact_ : nullptr, spec_.thickness,
-                        distributed_ ? &processes_ : nullptr);
+                        distributed_ ? &processes_ : nullptr, node_dust_);
   if (!count_work) {
     contact_.frictional_work = work_before;
     crack_contact_.frictional_work = crack_work_before;
@@ -952,11 +998,9 @@ void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool cou
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::update_particles() {
-  const int F = nodes_.fields;
   const double flip = spec_.mpm.flip;
   const bool affine = effective_transfer(spec_.mpm) == TransferScheme::Apic;
   const long n = static_cast<long>(particles_.size());
-  const double tiny = node_mass_floor();
   const StencilFactors<Dim>* const factors = stencil_.data();
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < n; ++p) {
@@ -967,36 +1011,81 @@ void MpmSimulation<Dim>::update_particles() {
     }
     ScatterStencil<Dim, Shape> s;
     s.expand(grid_, factors[p]);
-    const int f = field_[p];
-    const int* offsets = crack_offsets(p);
-    Vec<Dim> v_grid = Vec<Dim>::Zero();
-    Vec<Dim> v_start = Vec<Dim>::Zero();
-    Vec<Dim> dv = Vec<Dim>::Zero();
-    // APIC: C_p = B_p D_p^-1 from the updated grid velocities (affine_transfer.hpp).
-    AffineStencil<Dim, Shape> a;
-    if (affine) a.compute(grid_, particles_.position[p], factors[p]);
-    Mat<Dim> B = Mat<Dim>::Zero();
-    for (int k = 0; k < s.size; ++k) {
-      const long i = s.node[k] * F + f + (offsets ? offsets[k] : 0);
-      const double m = nodes_.mass[i];
-      if (m <= tiny) continue;
-      const Vec<Dim> v = (s.weight[k] / m) * nodes_.momentum[i];
-      v_grid += v;
-      v_start += (s.weight[k] / m) * nodes_.momentum_start[i];
-      dv += (s.weight[k] / m) * (nodes_.momentum[i] - nodes_.momentum_flip_base[i]);
-      if (affine) B += v * a.node_offset(k).transpose();
-    }
-    if (affine) affine_velocity_[p] = B * a.inverse_spread.asDiagonal();
-    // Midpoint move: x += dt (v^start + v^new)/2, exact for uniform acceleration (a free fall is
-    // 0.5 g t^2 to round-off) where x += dt v^new would be first order. Also with APIC, whose
-    // transfers conserve angular momentum exactly only with x += dt v^new (Jiang et al. 2015,
-    // eq. 11): the midpoint's cross term dt/2 v^start x v^new drifts a spinning body's angular
-    // momentum by O(omega^2 dt) per unit time (a free disk at 26.7 rad/s, 5 cells per radius:
-    // 0.35% in 0.1 s against 0.02%, FLIP's transfers 2.8%; tests/mpm/affine_transfer_test.cpp),
-    // a first-order error kept for the exact free fall (docs/mpm-contact.md, "Affine transfers").
-    grid_velocity_[p] = 0.5 * (v_start + v_grid);
-    particles_.velocity[p] = flip * (particles_.velocity[p] + dv) + (1.0 - flip) * v_grid;
+    update_particle<Shape>(p, s, flip, affine);
   }
+}
+
+template <int Dim>
+template <class Shape>
+void MpmSimulation<Dim>::update_particle(long p, const ScatterStencil<Dim, Shape>& s, double flip, bool affine) {
+  const int F = nodes_.fields;
+  const int f = field_[p];
+  const int* offsets = crack_offsets(p);
+  Vec<Dim> v_grid = Vec<Dim>::Zero();
+  Vec<Dim> v_start = Vec<Dim>::Zero();
+  Vec<Dim> dv = Vec<Dim>::Zero();
+  // APIC: C_p = B_p D_p^-1 from the updated grid velocities (affine_transfer.hpp).
+  AffineStencil<Dim, Shape> a;
+  if (affine) a.compute(grid_, particles_.position[p], stencil_[p]);
+  Mat<Dim> B = Mat<Dim>::Zero();
+  for (int k = 0; k < s.size; ++k) {
+    const long i = s.node[k] * F + f + (offsets ? offsets[k] : 0);
+    const double inverse = inverse_mass_[i];
+    if (inverse == 0.0) continue;  // below node_mass_floor()
+    const double weight = s.weight[k] * inverse;
+    const Vec<Dim> v = weight * nodes_.momentum[i];
+    v_grid += v;
+    v_start += weight * nodes_.momentum_start[i];
+    dv += weight * (nodes_.momentum[i] - nodes_.momentum_flip_base[i]);
+    if (affine) B += v * a.node_offset(k).transpose();
+  }
+  if (affine) affine_velocity_[p] = B * a.inverse_spread.asDiagonal();
+  // Midpoint move: x += dt (v^start + v^new)/2, exact for uniform acceleration (a free fall is
+  // 0.5 g t^2 to round-off) where x += dt v^new would be first order. Also with APIC, whose
+  // transfers conserve angular momentum exactly only with x += dt v^new (Jiang et al. 2015,
+  // eq. 11): the midpoint's cross term dt/2 v^start x v^new drifts a spinning body's angular
+  // momentum by O(omega^2 dt) per unit time (a free disk at 26.7 rad/s, 5 cells per radius:
+  // 0.35% in 0.1 s against 0.02%, FLIP's transfers 2.8%; tests/mpm/affine_transfer_test.cpp),
+  // a first-order error kept for the exact free fall (docs/mpm-contact.md, "Affine transfers").
+  grid_velocity_[p] = 0.5 * (v_start + v_grid);
+  particles_.velocity[p] = flip * (particles_.velocity[p] + dv) + (1.0 - flip) * v_grid;
+}
+
+// MUSL without cracks: each particle's grid-to-particle update, then its new momentum to the
+// grid, in one pass over the scatter's slabs (one stencil expansion and one read of the particle
+// instead of two passes). The sums are the re-extrapolation's, in its order (the slabs'), bit for
+// bit; the particle updates do not depend on the order. The sums go to musl_momentum_ while the
+// pass still reads the updated momenta, and take their place after it.
+template <int Dim>
+template <class Shape>
+void MpmSimulation<Dim>::update_particles_and_reextrapolate() {
+  const int F = nodes_.fields;
+  const long entries = static_cast<long>(nodes_.momentum.size());
+  if (musl_momentum_.size() != nodes_.momentum.size()) musl_momentum_.resize(nodes_.momentum.size());
+  Vec<Dim>* const target = musl_momentum_.data();
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < entries; ++i) target[i].setZero();
+  const double flip = spec_.mpm.flip;
+  const bool affine = effective_transfer(spec_.mpm) == TransferScheme::Apic;
+  const Grid<Dim>& grid = grid_;
+  const StencilFactors<Dim>* const factors = stencil_.data();
+  partition_.for_each_particle([&](long p) {
+    if (rigid_[p]) {
+      if (!parked_field_[field_[p]]) grid_velocity_[p] = particles_.velocity[p];
+      // Standing rigid fields carry no momentum; interior rigid particles reach no shared node.
+      if (rigid_[p] == kRigidInterior || still_field_[field_[p]]) return;
+    }
+    ScatterStencil<Dim, Shape> s;
+    s.expand(grid, factors[p]);
+    if (!rigid_[p]) {
+      update_particle<Shape>(p, s, flip, affine);
+      if (affine) add_affine_momentum<Shape>(p, s, factors[p], target);
+    }
+    const Vec<Dim> mv = particles_.mass[p] * particles_.velocity[p];
+    const long f = field_[p];
+    for (int k = 0; k < s.size; ++k) target[s.node[k] * F + f] += s.weight[k] * mv;
+  });
+  nodes_.momentum.swap(musl_momentum_);
 }
 
 // MUSL (Sulsky et al. 1995): the updated particle momenta back to the grid, with the stencil of
@@ -1073,7 +1162,7 @@ void MpmSimulation<Dim>::extrapolate_moments() {
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::build_regression_neighbourhoods() {
-  const double dust = node_field_dust(nodes_, distributed_ ? &processes_ : nullptr);
+  const double dust = node_dust_;
   if (distributed_) {
     communicate([&] {
       // A node of the sub-grid lies up to reach + 1 cells beyond the box on each axis (the box's
@@ -1126,7 +1215,6 @@ template <class Shape, bool Move, class Stress>
 void MpmSimulation<Dim>::update_stress_with(const Stress& stress) {
   const int F = nodes_.fields;
   const long n = static_cast<long>(particles_.size());
-  const double tiny = node_mass_floor();
   const bool plane = Dim == 2;
   const StencilFactors<Dim>* const factors = stencil_.data();
   const double dt = dt_;
@@ -1147,14 +1235,22 @@ void MpmSimulation<Dim>::update_stress_with(const Stress& stress) {
     Mat<Dim> L = Mat<Dim>::Zero();
     for (int k = 0; k < s.size; ++k) {
       const long i = s.node[k] * F + f + (offsets ? offsets[k] : 0);
-      const double m = nodes_.mass[i];
-      if (m <= tiny) continue;
-      L += (nodes_.momentum[i] / m) * s.gradient[k].transpose();
+      const double inverse = inverse_mass_[i];
+      if (inverse == 0.0) continue;  // below node_mass_floor()
+      L += (inverse * nodes_.momentum[i]) * s.gradient[k].transpose();
     }
-    Mat3 increment = Mat3::Identity();
-    increment.template topLeftCorner<Dim, Dim>() += dt_ * L;
     Mat3& Fp = deformation_gradient_[p];
-    Fp = increment * Fp;
+    if constexpr (Dim == 2) {
+      // Plane strain: the increments, and so F, are block diagonal (in-plane 2x2 and F_zz), so
+      // the in-plane product is the 3x3 product's bit for bit (its third terms are exact zeros).
+      const Mat<2> increment = Mat<2>::Identity() + dt * L;
+      const Mat<2> in_plane = increment * Fp.template topLeftCorner<2, 2>();
+      Fp.template topLeftCorner<2, 2>() = in_plane;
+    } else {
+      Mat3 increment = Mat3::Identity();
+      increment += dt * L;
+      Fp = increment * Fp;
+    }
     const int mat = particles_.material[p];
     const double J = Fp.determinant();
     particles_.volume[p] = J * particles_.reference_volume[p];

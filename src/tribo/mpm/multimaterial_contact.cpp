@@ -120,7 +120,7 @@ double node_field_dust(const NodeFields<Dim>& nodes, const parallel::Communicato
 #pragma omp parallel for schedule(static) reduction(max : heaviest_node)
   for (long i = 0; i < entries; ++i) heaviest_node = std::max(heaviest_node, nodes.mass[i]);
   if (processes != nullptr) heaviest_node = processes->max(heaviest_node);
-  return 1e-10 * heaviest_node;
+  return node_dust_of(heaviest_node);
 }
 
 template <int Dim>
@@ -128,7 +128,8 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
                                  const MpmContactSpec& settings, double dt, ContactStage stage,
                                  ContactAccumulator<Dim>* accumulator, const NodeParticles<Dim>* around,
                                  SlipHistory* history, const NodeMoments<Dim>* moments,
-                                 const parallel::Communicator* processes, double thickness) {
+                                 const parallel::Communicator* processes, double thickness,
+                                 std::optional<double> given_dust) {
   const int F = nodes.fields;
   constexpr int kMaxFields = 16;
   const NodeContext<Dim> context{grid.cell, grid.cell_volume() * (Dim == 2 ? thickness : 1.0), dt};
@@ -138,7 +139,7 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
   double* slip = history != nullptr ? history->slip.data() : nullptr;
   const bool advance = slip != nullptr && stage == ContactStage::AfterMomentumUpdate;
   auto slip_of = [&](long entry) { return slip != nullptr ? std::optional<double>(slip[entry]) : std::nullopt; };
-  const double dust = node_field_dust(nodes, processes);
+  const double dust = given_dust ? *given_dust : node_field_dust(nodes, processes);
 
   const double* mass = nodes.mass.data();
   const long node_count = nodes.nodes;
@@ -291,10 +292,10 @@ template double node_field_dust<3>(const NodeFields<3>&, const parallel::Communi
 template void apply_multimaterial_contact<2>(NodeFields<2>&, const Grid<2>&, const FieldLayout&,
                                              const MpmContactSpec&, double, ContactStage, ContactAccumulator<2>*,
                                              const NodeParticles<2>*, SlipHistory*, const NodeMoments<2>*,
-                                             const parallel::Communicator*, double);
+                                             const parallel::Communicator*, double, std::optional<double>);
 template void apply_multimaterial_contact<3>(NodeFields<3>&, const Grid<3>&, const FieldLayout&,
                                              const MpmContactSpec&, double, ContactStage, ContactAccumulator<3>*,
                                              const NodeParticles<3>*, SlipHistory*, const NodeMoments<3>*,
-                                             const parallel::Communicator*, double);
+                                             const parallel::Communicator*, double, std::optional<double>);
 
 }  // namespace tribo::mpm

@@ -2,6 +2,7 @@
 // Multimaterial contact over the grid: at every node with two or more velocity fields, each pair
 // (or each field against the others lumped, for three or more) goes through the detection and law
 // of contact_pair.hpp, and the momentum changes are applied equal and opposite.
+#include <optional>
 #include <vector>
 
 #include "tribo/core/simulation_spec.hpp"
@@ -72,6 +73,8 @@ struct SlipHistory {
 // (NodeParticles) screen with it, so that both find the same contact nodes.
 template <int Dim>
 double node_field_dust(const NodeFields<Dim>& nodes, const parallel::Communicator* processes);
+// The same threshold from the heaviest node entry of every process.
+inline double node_dust_of(double heaviest_node) { return 1e-10 * heaviest_node; }
 
 template <int Dim>
 void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, const FieldLayout& layout,
@@ -85,6 +88,10 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
                                  const parallel::Communicator* processes = nullptr,
                                  // 2D: the deck's thickness, in the particle volumes and so in the
                                  // full node volume that Vmin and the penalty law compare them with
-                                 double thickness = 1.0);
+                                 double thickness = 1.0,
+                                 // node_field_dust() of these nodes, when the caller has it (a
+                                 // solver takes it once a step: the masses do not change between
+                                 // its passes); otherwise computed here
+                                 std::optional<double> dust = std::nullopt);
 
 }  // namespace tribo::mpm
