@@ -9,6 +9,8 @@
 #include <functional>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "tribo/io/atomic_file.hpp"
 
@@ -95,10 +97,14 @@ class VtuBuilder {
     // One allocation for the whole file; each array is written in place.
     std::string file(xml.size() + offset + footer.size(), '\0');
     std::memcpy(file.data(), xml.data(), xml.size());
+    // Each array's place is known from the sizes alone, so the arrays are filled in parallel
+    // (a frame is written while the steps wait: 2.6 MB for the oblique disks' 15 720 particles,
+    // about a tenth of their run on 2 threads; issue 17). The bytes are those of a serial fill.
     char* p = file.data() + xml.size();
+    std::vector<std::pair<const AppendedArray*, char*>> places;
     auto append = [&](const AppendedArray& a) {
       put<std::uint64_t>(p, a.bytes);
-      if (a.bytes > 0) a.fill(p);
+      if (a.bytes > 0) places.emplace_back(&a, p);
       p += a.bytes;
     };
     for (const auto& a : field_data) append(a);
@@ -107,6 +113,9 @@ class VtuBuilder {
     append(point_coordinates);
     for (const auto& a : cells) append(a);
     std::memcpy(p, footer.data(), footer.size());
+    const long count = static_cast<long>(places.size());
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long k = 0; k < count; ++k) places[k].first->fill(places[k].second);
     return file;
   }
 

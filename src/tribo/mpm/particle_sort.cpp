@@ -11,7 +11,6 @@ void ParticleSorter<Dim>::allocate(const Grid<Dim>& grid, std::size_t particle_c
   cell_of_.assign(particle_count, 0);
   count_.assign(cells + 1, 0);
   order_.assign(particle_count, 0);
-  placed_.assign(particle_count, 0);
 }
 
 template <int Dim>
