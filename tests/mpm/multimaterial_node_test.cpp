@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
+#include <vector>
 
 #include "tribo/mpm/multimaterial_contact.hpp"
 
@@ -42,8 +44,9 @@ struct OneNode {
     nodes.volume_gradient[f] = g;
   }
   Vec<2> velocity(int f) const { return nodes.momentum[f] / nodes.mass[f]; }
-  void pass(ContactStage stage, SlipHistory* history = nullptr) {
-    apply_multimaterial_contact<2>(nodes, grid, layout, settings, dt, stage, nullptr, nullptr, history);
+  void pass(ContactStage stage, SlipHistory* history = nullptr, const std::vector<long>* candidates = nullptr) {
+    apply_multimaterial_contact<2>(nodes, grid, layout, settings, dt, stage, nullptr, nullptr, history, nullptr,
+                                   nullptr, 1.0, std::nullopt, candidates);
   }
 };
 
@@ -191,6 +194,42 @@ TEST(MultimaterialNode, ANodeLeftWithOneFieldForgetsItsSlip) {
   EXPECT_EQ(history.slip[0], 0.0);
   EXPECT_EQ(history.slip[1], 0.0);
   EXPECT_EQ(node.velocity(0), Vec<2>(1.0, -0.1));  // no partner: no contact
+}
+
+// The pass over the caller's candidate nodes (those where two fields hold mass) gives what the
+// pass over every node gives: the contact at the candidates, and no slip anywhere else. A node that
+// slipped and then left the list (its floor field gone) forgets its slip, as a visited node
+// with one field would; so does a node whose slip came from a restored state (`anywhere`).
+TEST(MultimaterialNode, APassOverTheCandidateNodesForgetsTheSlipOfTheNodesItLeavesOut) {
+  const std::vector<long> node_zero{0}, none{};
+  auto node = block_on_floor(1.0);
+  SlipHistory history = history_with(node, 0.0);
+  history.slip[2 * 3] = 0.3 * D_c;  // node 3's block entry, as a restored state might hold it
+  node.pass(ContactStage::AfterMomentumUpdate, &history, &node_zero);
+  EXPECT_NEAR(node.velocity(0).x(), 1.0 - mu_s * 0.1, 1e-14);  // as in SlipAddsTheTangentialSlip...
+  EXPECT_NEAR(history.slip[0], 0.94 * node.dt, 1e-16);
+  EXPECT_EQ(history.slip[2 * 3], 0.0);  // left out while the slip could be anywhere: forgotten
+  EXPECT_FALSE(history.anywhere);
+  ASSERT_EQ(history.nodes, node_zero);
+
+  // The floor leaves node 0: it is no candidate any more, and its slip goes as in
+  // ANodeLeftWithOneFieldForgetsItsSlip; the block's momentum is left alone.
+  auto left = block_on_floor(1.0);
+  left.nodes.mass[1] = 0.0;
+  left.nodes.momentum[1].setZero();
+  left.pass(ContactStage::AfterMomentumUpdate, &history, &none);
+  EXPECT_EQ(history.slip[0], 0.0);
+  EXPECT_EQ(left.velocity(0), Vec<2>(1.0, -0.1));
+  EXPECT_TRUE(history.nodes.empty());
+
+  // A pass that does not advance the slip reads it and changes neither the slip nor the list.
+  history.slip[0] = 0.5 * D_c;
+  history.nodes = node_zero;
+  auto read = block_on_floor(1.0);
+  read.pass(ContactStage::AfterExtrapolation, &history, &none);
+  EXPECT_EQ(history.slip[0], 0.5 * D_c);
+  EXPECT_EQ(history.nodes, node_zero);
+  EXPECT_EQ(read.velocity(0), Vec<2>(1.0, -0.1));  // node 0 not visited: untouched
 }
 
 }  // namespace

@@ -340,6 +340,9 @@ class MpmSimulation final : public Simulation<Dim> {
   // Rebuilt every step after the sort: not state, never permuted.
   std::vector<StencilFactors<Dim>> stencil_;
   std::vector<char> shared_node_;  // per node, of the step: two fields or more hold mass there
+  // Those nodes, ascending, for the contact passes (valid for the step when contact_nodes_listed_).
+  std::vector<long> contact_nodes_;
+  bool contact_nodes_listed_ = false;
   // MUSL's re-extrapolated node momenta while the grid-to-particle pass still reads the updated
   // ones (update_particles_and_reextrapolate()); swapped with nodes_.momentum. Scratch, not state.
   std::vector<Vec<Dim>> musl_momentum_;
@@ -436,11 +439,14 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec, const parallel::Co
   for (bool rigid : rigid_entry_) deformable_entry_.push_back(!rigid);
   nodes_.allocate(grid_.node_count(), layout_.fields * crack_fields);
   if (nodes_.with_contact_data) nodes_.contact_data = contact_data_needed(spec_, layout_);
-  if (nodes_.with_contact_data) shared_node_.assign(grid_.node_count(), 0);
+  if (nodes_.with_contact_data) {
+    shared_node_.assign(grid_.node_count(), 0);
+    contact_nodes_.reserve(grid_.node_count());  // no allocation in a step
+  }
   size_particle_scratch();
   contact_.resize(layout_.fields);
   place_boundary_conditions();
-  if (layout_.fields > 1) slip_history_.slip.assign(nodes_.mass.size(), 0.0);  // every node entry
+  if (layout_.fields > 1) slip_history_.resize(nodes_.nodes, nodes_.fields);  // every node entry
   // Cracked grids keep node slip: their crack fields are not material fields of the moments.
   if (layout_.fields > 1 && !cracked() && spec_.mpm.contact.slip == ContactSlipPoint::Surface)
     moments_.allocate(nodes_.mass.size());
@@ -507,6 +513,7 @@ auto MpmSimulation<Dim>::slip_entries(const std::vector<double>& slip, const Sub
 template <int Dim>
 void MpmSimulation<Dim>::place_slip_entries(const std::vector<SlipEntry>& entries) {
   slip_history_.slip.assign(nodes_.mass.size(), 0.0);
+  slip_history_.anywhere = true;
   const int F = nodes_.fields;
   std::vector<SubGrid<Dim>> subs;  // one process: its grid is the whole grid (no boxes)
   for (int r = 0; r < processes_.size(); ++r)
@@ -548,7 +555,7 @@ void MpmSimulation<Dim>::adopt_sub_grid() {
   size_particle_scratch();
   if (cracked()) crack_fields_.allocate(grid_, particles_.size(), layout_.fields);
   place_boundary_conditions();
-  if (!slip_history_.slip.empty()) slip_history_.slip.assign(nodes_.mass.size(), 0.0);
+  if (!slip_history_.slip.empty()) slip_history_.resize(nodes_.nodes, nodes_.fields);
   if (moments_.enabled()) moments_.allocate(nodes_.mass.size());  // scratch of each step: no state
 }
 
@@ -811,6 +818,7 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
   // Across processes a node's fields may come from different processes: the partial masses do not
   // say which nodes are shared, so every particle scatters its contact arrays in the one pass.
   const bool two_passes = nodes_.with_contact_data && !cracked() && !moments_.enabled() && !distributed_;
+  contact_nodes_listed_ = two_passes;
   const auto contact_pass = [&](auto contact_data) {
     constexpr unsigned kContactData = decltype(contact_data)::value;
     const long F = nodes_.fields;
@@ -866,6 +874,9 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
       for (long f = 0; f < F; ++f) present += mass[n * F + f] > 0.0;
       shared[n] = present >= 2;
     }
+    contact_nodes_.clear();
+    for (long n = 0; n < count; ++n)
+      if (shared[n]) contact_nodes_.push_back(n);
   }
   dispatch(contact_pass, sets);
   if (!rigid_image_.recorded && std::find(still_field_.begin(), still_field_.end(), 1) != still_field_.end())
@@ -979,7 +990,8 @@ void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool cou
     apply_multimaterial_contact(nodes_, grid_, layout_, spec_.mpm.contact, dt_, stage, record ? &contact_ : nullptr,
                                 regression ? &around_ : nullptr, &slip_history_,
                                 at_surface && moments_.enabled() ? &moments_ : nullptr,
-                                distributed_ ? &processes_ : nullptr, spec_.thickness, node_dust_);
+                                distributed_ ? &processes_ : nullptr, spec_.thickness, node_dust_,
+                                contact_nodes_listed_ ? &contact_nodes_ : nullptr);
     nodes_.nodes /= crack_fields;
     nodes_.fields = layout_.fields * crack_fields;
   }
@@ -1492,6 +1504,7 @@ void MpmSimulation<Dim>::restore_state(const StateReader& in) {
   }
   in.read_array_of_size("mpm.contact_impulse", contact_.pair_impulse);
   in.read_array_of_size("mpm.contact_slip", slip_history_.slip);
+  slip_history_.anywhere = true;  // a contact pass over candidates forgets the slip it leaves out
   in.read_value("mpm.contact_frictional_work", contact_.frictional_work);
   if (spec_.mpm.contact.normal_law == ContactNormalLaw::Penalty)
     in.read_value("mpm.contact_stored_energy", contact_.stored_energy);

@@ -64,7 +64,15 @@ struct ContactAccumulator {
 // another it is the slip since the material now at the node came into contact there.
 struct SlipHistory {
   std::vector<double> slip;
-  void resize(long nodes, int fields) { slip.assign(static_cast<std::size_t>(nodes) * fields, 0.0); }
+  // Where slip may be non-zero: at `nodes` (ascending), the nodes the last advancing pass visited
+  // from a candidate list, or `anywhere` (at the start, after a restore or a move of the grid, or
+  // after a pass over every node). A pass over candidates zeroes the slip of the nodes it leaves out.
+  std::vector<long> nodes;
+  bool anywhere = true;
+  void resize(long nodes_count, int fields) {
+    slip.assign(static_cast<std::size_t>(nodes_count) * fields, 0.0);
+    anywhere = true;
+  }
 };
 
 // Below this mass a node field is numerical dust at the edge of a body's support: 1e-10 of the
@@ -92,6 +100,9 @@ void apply_multimaterial_contact(NodeFields<Dim>& nodes, const Grid<Dim>& grid, 
                                  // node_field_dust() of these nodes, when the caller has it (a
                                  // solver takes it once a step: the masses do not change between
                                  // its passes); otherwise computed here
-                                 std::optional<double> dust = std::nullopt);
+                                 std::optional<double> dust = std::nullopt,
+                                 // the nodes where two fields or more hold mass, ascending, when
+                                 // the caller has them: only those are visited (null: every node)
+                                 const std::vector<long>* candidates = nullptr);
 
 }  // namespace tribo::mpm
