@@ -1189,7 +1189,8 @@ void MpmSimulation<Dim>::build_regression_neighbourhoods() {
                     std::tuple{NamedArray{"position", ghost_position_}, NamedArray{"field", ghost_field_}}, processes_);
     });
   }
-  around_.template build<Shape>(grid_, nodes_, particles_, field_, half_width_, dust, ghost_position_, ghost_field_);
+  around_.template build<Shape>(grid_, nodes_, particles_, field_, half_width_, dust, ghost_position_, ghost_field_,
+                                layout_.rigid_field);
 }
 
 // x_p <- x_p + dt v_move, after the stress update so that every gradient of the step is taken

@@ -23,9 +23,8 @@ void ScatterPartition<Dim>::allocate(const Grid<Dim>& grid, std::size_t particle
   order_.assign(particle_count, 0);
   begin_.assign(slabs_ + 1, 0);
   chunk_place_.assign(static_cast<std::size_t>(kChunks) * slabs_, 0);
-  done_ = std::make_unique<std::atomic<long>[]>(static_cast<std::size_t>(slabs_));
-  for (int s = 0; s < slabs_; ++s) done_[s].store(0, std::memory_order_relaxed);
-  passes_ = 0;
+  schedule_.assign(slabs_, 0);
+  colour_begin_[0] = colour_begin_[1] = colour_begin_[2] = 0;
 }
 
 template <int Dim>
@@ -63,6 +62,15 @@ void ScatterPartition<Dim>::bin(const Grid<Dim>& grid, const std::vector<Vec<Dim
     }
   }
   begin_[slabs] = next;
+  // The slabs of each colour that hold particles (for_each_particle). In place: the buffer is
+  // allocate()'s.
+  int filled = 0;
+  for (int colour = 0; colour < 2; ++colour) {
+    colour_begin_[colour] = filled;
+    for (int s = colour; s < slabs; s += 2)
+      if (begin_[s + 1] > begin_[s]) schedule_[filled++] = s;
+  }
+  colour_begin_[2] = filled;
 #pragma omp parallel for schedule(static)
   for (int c = 0; c < kChunks; ++c) {
     long* at = place + static_cast<long>(c) * slabs;
