@@ -690,7 +690,12 @@ void MpmSimulation<Dim>::step_with() {
   sum_halo(HaloSum::Extrapolated);
   invert_node_masses();
   if (moments_.enabled()) extrapolate_moments<Shape>();
-  if (layout_.fields > 1 && !cracked() && spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression)
+  // The fit is read only between two deformable fields (node_particles.hpp): with one deformable
+  // field (a body on a rigid floor) there is nothing to build, not even the node screen.
+  const bool two_deformable =
+      std::count(layout_.rigid_field.begin(), layout_.rigid_field.end(), false) >= 2;
+  if (layout_.fields > 1 && two_deformable && !cracked() &&
+      spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression)
     build_regression_neighbourhoods<Shape>();
   // The FLIP increment is measured from the extrapolated momenta, before contact and boundary
   // conditions, so that their changes reach the particle velocities (a field stuck to a rigid
