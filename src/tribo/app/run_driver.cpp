@@ -410,8 +410,8 @@ class TimeLoop {
   // kSnapshotSteps steps) and checkpoints: when a guard trips after a step, the solver replays
   // from it to the step before (rewind_to), and that state is written.
   // 50: a snapshot copies the whole state while the steps wait (the oblique disks write an output
-  // every 20 steps: a snapshot at each cost 3% of their run on 2 threads, issue 17); a guard that
-  // trips replays at most this many steps from it.
+  // every 20 steps: a snapshot at each cost 3% of their run on 2 threads, issue 17). Snapshots
+  // come at outputs, so a guard that trips replays up to kSnapshotSteps plus an output interval.
   static constexpr long kSnapshotSteps = 50;
   const std::string fingerprint_ = deck_fingerprint(spec_);  // the same at every snapshot
   io::CheckpointImage last_good_;

@@ -944,7 +944,7 @@ void MpmSimulation<Dim>::invert_node_masses() {
 #pragma omp parallel for schedule(static) reduction(max : heaviest)
   for (long i = 0; i < entries; ++i) {
     const double m = mass[i];
-    inverse[i] = m > tiny ? 1.0 / m : 0.0;
+    inverse[i] = m <= tiny ? 0.0 : 1.0 / m;  // a NaN mass gives NaN, which the health check finds
     heaviest = std::max(heaviest, m);
   }
   if (layout_.fields >= 2 || cracked()) {
@@ -1107,7 +1107,8 @@ void MpmSimulation<Dim>::update_particles_and_reextrapolate() {
 
 // MUSL (Sulsky et al. 1995): the updated particle momenta back to the grid, with the stencil of
 // the start of the step, so that the velocity gradient comes from the new velocities. In parallel
-// as extrapolate_to_grid.
+// as extrapolate_to_grid. With cracks only (their surfaces move on the grid velocities between the
+// update and this pass); otherwise update_particles_and_reextrapolate() does both in one pass.
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::reextrapolate_momenta() {

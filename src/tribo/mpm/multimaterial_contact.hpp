@@ -71,6 +71,8 @@ struct SlipHistory {
   bool anywhere = true;
   void resize(long nodes_count, int fields) {
     slip.assign(static_cast<std::size_t>(nodes_count) * fields, 0.0);
+    nodes.clear();
+    nodes.reserve(static_cast<std::size_t>(nodes_count));  // no allocation in a step
     anywhere = true;
   }
 };
@@ -78,7 +80,8 @@ struct SlipHistory {
 // Below this mass a node field is numerical dust at the edge of a body's support: 1e-10 of the
 // heaviest node field of the grid, across `processes` (null: one) so that every holder of a shared
 // node sees one threshold. The contact pass and the regression normals' neighbourhoods
-// (NodeParticles) screen with it, so that both find the same contact nodes.
+// (NodeParticles) screen with it, so that every node the pass fits between two deformable fields
+// has its particles listed.
 template <int Dim>
 double node_field_dust(const NodeFields<Dim>& nodes, const parallel::Communicator* processes);
 // The same threshold from the heaviest node entry of every process.

@@ -1,5 +1,5 @@
 #pragma once
-// The particles around each contact node (a node with two or more velocity fields), for the
+// The particles around each contact node (a node where two deformable fields hold mass), for the
 // regression normals of Nairn et al. 2018 (Comput. Part. Mech.), which fit a separating line or
 // plane to the labelled particle positions near the node instead of using grid gradients.
 // Built once per step after the particle-to-grid pass, only when a deck asks for
@@ -31,7 +31,7 @@ struct NodeParticles {
   // ghost_position / ghost_field: other processes' particles near this one's sub-grid (empty on
   // one process), so that a node shared with another process is fitted to every particle around it,
   // as on one process. `dust`: the contact pass's screen (1e-10 of the heaviest node field of the
-  // whole grid, across processes), so that both passes find the same contact nodes.
+  // whole grid, across processes), so that every node the contact pass fits is listed here.
   // `rigid_field` (per field, empty: none rigid): the fit is only ever asked for between two
   // deformable fields (a rigid field's gradient is the normal, contact_normal.cpp), so a contact
   // node is one where two deformable fields hold more than dust. Without such a node the particles

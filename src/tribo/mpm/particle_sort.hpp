@@ -1,11 +1,12 @@
 #pragma once
 // Particles reordered by grid cell, so that the particle loops walk the grid (and the scatter's
 // slabs, scatter_partition.hpp) in memory order instead of jumping across it as bodies move and
-// mix. A stable counting sort by flat cell index gives the permutation; permute() applies it in
-// place to any number of per-particle arrays at once (one walk of the permutation's cycles), so
-// that every array of a solver moves together. Buffers are allocated once (allocate()), none in a
-// step. After a sort, particle i is another material point: identify points by their
-// reference_position, not by index.
+// mix. A stable counting sort by flat cell index gives the permutation; permute() applies it to
+// any number of per-particle arrays, one after the other through one scratch buffer, so that every
+// array of a solver moves together. Buffers are allocated by allocate() and, for the scratch, by
+// the first permute() of a particle count (a distributed run's count changes as particles migrate;
+// the buffer only grows). After a sort, particle i is another material point: identify points by
+// their reference_position, not by index.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -37,8 +38,8 @@ class ParticleSorter {
   template <class... Arrays>
   void permute(Arrays&... arrays) {
     const std::size_t bytes = order_.size() * std::max({sizeof(typename Arrays::value_type)...});
-    const std::size_t blocks = (bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
-    if (scratch_.size() < blocks) scratch_.resize(blocks);  // once a run
+    const std::size_t blocks = (bytes + sizeof(Block) - 1) / sizeof(Block);
+    if (scratch_.size() < blocks) scratch_.resize(blocks);  // grows with the particle count only
     (gather(arrays), ...);
   }
 
@@ -46,15 +47,20 @@ class ParticleSorter {
   std::vector<long> cell_of_;  // per particle
   std::vector<int> count_;     // per cell + 1
   std::vector<int> order_;
-  // permute()'s scratch: as many bytes as the widest array holds. Its storage is operator new's,
-  // aligned for every value type (Eigen's fixed-size types need 16 bytes).
-  std::vector<std::max_align_t> scratch_;
+  // permute()'s scratch: as many bytes as the widest array holds, in blocks aligned for any
+  // vectorised value type (Eigen's fixed-size types need 16 bytes with SSE, 32 with AVX, 64 with
+  // AVX-512; a build with another -march must not misalign them).
+  struct alignas(64) Block {
+    std::byte bytes[64];
+  };
+  std::vector<Block> scratch_;
 
   template <class Array>
   void gather(Array& values) {
     using T = typename Array::value_type;
     // Copies are constructed in the scratch storage and never destroyed: no destructor to skip.
     static_assert(std::is_trivially_destructible_v<T>, "permute() leaves its scratch copies undestroyed");
+    static_assert(alignof(T) <= alignof(Block), "the scratch blocks are not aligned for this type");
     const long n = static_cast<long>(order_.size());
     T* const held = reinterpret_cast<T*>(scratch_.data());
     T* const data = values.data();
