@@ -140,9 +140,9 @@ Vec3 sample_offset(const Shape& shape, int i, const Vec3& size) {
   return offset;
 }
 
-}  // namespace
-
-CellOverlap cell_overlap(const Shape& shape, const Vec3& centre, const Vec3& size) {
+// The cell's overlap, decided by its centre and corners when they agree and by its samples when
+// they do not; `first_only` stops at the first sample inside (only whether there is any overlap).
+CellOverlap overlap_of(const Shape& shape, const Vec3& centre, const Vec3& size, bool first_only) {
   const int inside = corners_and_centre_inside(shape, centre, size);
   if (inside == (1 << shape.dimension) + 1) return {1.0, centre};
   if (inside == 0) return {0.0, centre};
@@ -151,23 +151,24 @@ CellOverlap cell_overlap(const Shape& shape, const Vec3& centre, const Vec3& siz
   Vec3 offset_sum = Vec3::Zero();  // offsets from the centre: no cancellation against |centre|
   for (int i = 0; i < total; ++i) {
     const Vec3 offset = sample_offset(shape, i, size);
-    if (shape.contains(Vec3(centre + offset))) {
-      ++count;
-      offset_sum += offset;
-    }
+    if (!shape.contains(Vec3(centre + offset))) continue;
+    ++count;
+    offset_sum += offset;
+    if (first_only) break;
   }
   if (count == total) return {1.0, centre};
   if (count == 0) return {0.0, centre};
   return {static_cast<double>(count) / total, Vec3(centre + offset_sum / count)};
 }
 
+}  // namespace
+
+CellOverlap cell_overlap(const Shape& shape, const Vec3& centre, const Vec3& size) {
+  return overlap_of(shape, centre, size, false);
+}
+
 bool cell_overlaps(const Shape& shape, const Vec3& centre, const Vec3& size) {
-  const int inside = corners_and_centre_inside(shape, centre, size);
-  if (inside == (1 << shape.dimension) + 1) return true;
-  if (inside == 0) return false;
-  for (int i = 0, total = sample_count(shape); i < total; ++i)
-    if (shape.contains(Vec3(centre + sample_offset(shape, i, size)))) return true;
-  return false;
+  return overlap_of(shape, centre, size, true).fraction > 0.0;
 }
 
 }  // namespace tribo

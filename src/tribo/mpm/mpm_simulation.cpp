@@ -185,6 +185,11 @@ class MpmSimulation final : public Simulation<Dim> {
   template <class Shape>
   void add_affine_momentum(long p, const ScatterStencil<Dim, Shape>& s, const StencilFactors<Dim>& factors,
                            Vec<Dim>* momentum) const;
+  // MUSL's re-extrapolation of particle p: its momentum m_p v_p (and APIC's affine part) added to
+  // the node entries of its stencil in `momentum` (both reextrapolate_momenta() and the fused pass).
+  template <class Shape>
+  [[gnu::always_inline]] inline void add_particle_momentum(long p, const ScatterStencil<Dim, Shape>& s, bool affine,
+                                                           Vec<Dim>* momentum) const;
   template <class Shape>
   void extrapolate_moments();
   template <class Shape>
@@ -349,6 +354,11 @@ class MpmSimulation final : public Simulation<Dim> {
   // The dust threshold of the step's contact passes (node_field_dust()): the node masses do not
   // change after the particle-to-grid pass, so it is taken once a step, not once a pass.
   double node_dust_ = 0.0;
+  // The deck's normals are logistic-regression fits and some node may need one: the fit is read
+  // only between two deformable fields (node_particles.hpp), so with one deformable field (a body
+  // on a rigid floor) there is nothing to build, not even the node screen. Not with cracks
+  // (their normals fall back to gradients). Fixed for the run.
+  bool regression_neighbourhoods_ = false;
   // Per node entry, 1 / m of the step, or 0 where m is below node_mass_floor() (an empty field):
   // the grid-to-particle and stress passes multiply by it instead of dividing by m at every stencil
   // node of every particle (nine divisions a particle and pass in 2D; issue 17). Scratch, not state.
@@ -447,6 +457,8 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec, const parallel::Co
   contact_.resize(layout_.fields);
   place_boundary_conditions();
   if (layout_.fields > 1) slip_history_.resize(nodes_.nodes, nodes_.fields);  // every node entry
+  regression_neighbourhoods_ = spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression && !cracked() &&
+                               std::count(layout_.rigid_field.begin(), layout_.rigid_field.end(), false) >= 2;
   // Cracked grids keep node slip: their crack fields are not material fields of the moments.
   if (layout_.fields > 1 && !cracked() && spec_.mpm.contact.slip == ContactSlipPoint::Surface)
     moments_.allocate(nodes_.mass.size());
@@ -690,13 +702,7 @@ void MpmSimulation<Dim>::step_with() {
   sum_halo(HaloSum::Extrapolated);
   invert_node_masses();
   if (moments_.enabled()) extrapolate_moments<Shape>();
-  // The fit is read only between two deformable fields (node_particles.hpp): with one deformable
-  // field (a body on a rigid floor) there is nothing to build, not even the node screen.
-  const bool two_deformable =
-      std::count(layout_.rigid_field.begin(), layout_.rigid_field.end(), false) >= 2;
-  if (layout_.fields > 1 && two_deformable && !cracked() &&
-      spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression)
-    build_regression_neighbourhoods<Shape>();
+  if (regression_neighbourhoods_) build_regression_neighbourhoods<Shape>();
   // The FLIP increment is measured from the extrapolated momenta, before contact and boundary
   // conditions, so that their changes reach the particle velocities (a field stuck to a rigid
   // floor stops instead of keeping a velocity that only its nodes forget).
@@ -984,7 +990,7 @@ template <int Dim>
 void MpmSimulation<Dim>::apply_contact(ContactStage stage, bool record, bool count_work, bool at_surface) {
   const double work_before = contact_.frictional_work, crack_work_before = crack_contact_.frictional_work;
   if (layout_.fields >= 2) {
-    const bool regression = spec_.mpm.contact.normals == ContactNormalMethod::LogisticRegression && !cracked();
+    const bool regression = regression_neighbourhoods_;  // built this step
     // Material contact inside each crack field: node n's crack field c is, to the multimaterial
     // pass, a node of its own (index n C + c) with the layout's F material fields, the same flat
     // entries n (C F) + c F + f. Logistic-regression normals need the particles around a real node:
@@ -1076,7 +1082,6 @@ void MpmSimulation<Dim>::update_particle(long p, const ScatterStencil<Dim, Shape
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::update_particles_and_reextrapolate() {
-  const int F = nodes_.fields;
   const long entries = static_cast<long>(nodes_.momentum.size());
   if (musl_momentum_.size() != nodes_.momentum.size()) musl_momentum_.resize(nodes_.momentum.size());
   Vec<Dim>* const target = musl_momentum_.data();
@@ -1094,13 +1099,8 @@ void MpmSimulation<Dim>::update_particles_and_reextrapolate() {
     }
     ScatterStencil<Dim, Shape> s;
     s.expand(grid, factors[p]);
-    if (!rigid_[p]) {
-      update_particle<Shape>(p, s, flip, affine);
-      if (affine) add_affine_momentum<Shape>(p, s, factors[p], target);
-    }
-    const Vec<Dim> mv = particles_.mass[p] * particles_.velocity[p];
-    const long f = field_[p];
-    for (int k = 0; k < s.size; ++k) target[s.node[k] * F + f] += s.weight[k] * mv;
+    if (!rigid_[p]) update_particle<Shape>(p, s, flip, affine);
+    add_particle_momentum<Shape>(p, s, affine, target);
   });
   nodes_.momentum.swap(musl_momentum_);
 }
@@ -1112,7 +1112,6 @@ void MpmSimulation<Dim>::update_particles_and_reextrapolate() {
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::reextrapolate_momenta() {
-  const int F = nodes_.fields;
   const long entries = static_cast<long>(nodes_.momentum.size());
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < entries; ++i) nodes_.momentum[i].setZero();
@@ -1125,15 +1124,22 @@ void MpmSimulation<Dim>::reextrapolate_momenta() {
     if (rigid_[p] == kRigidInterior || still_field_[field_[p]]) return;
     ScatterStencil<Dim, Shape> s;
     s.expand(grid, factors[p]);
-    if (affine && !rigid_[p]) add_affine_momentum<Shape>(p, s, factors[p], nodes_.momentum.data());
-    const Vec<Dim> mv = particles_.mass[p] * particles_.velocity[p];
-    const long f = field_[p];
-    if (const int* offsets = crack_offsets(p)) {
-      for (int k = 0; k < s.size; ++k) nodes_.momentum[s.node[k] * F + f + offsets[k]] += s.weight[k] * mv;
-      return;
-    }
-    for (int k = 0; k < s.size; ++k) nodes_.momentum[s.node[k] * F + f] += s.weight[k] * mv;
+    add_particle_momentum<Shape>(p, s, affine, nodes_.momentum.data());
   });
+}
+
+template <int Dim>
+template <class Shape>
+void MpmSimulation<Dim>::add_particle_momentum(long p, const ScatterStencil<Dim, Shape>& s, bool affine,
+                                               Vec<Dim>* momentum) const {
+  if (affine && !rigid_[p]) add_affine_momentum<Shape>(p, s, stencil_[p], momentum);
+  const Vec<Dim> mv = particles_.mass[p] * particles_.velocity[p];
+  const long F = nodes_.fields, f = field_[p];
+  if (const int* offsets = crack_offsets(p)) {
+    for (int k = 0; k < s.size; ++k) momentum[s.node[k] * F + f + offsets[k]] += s.weight[k] * mv;
+    return;
+  }
+  for (int k = 0; k < s.size; ++k) momentum[s.node[k] * F + f] += s.weight[k] * mv;
 }
 
 // Slip at the surface: the second and velocity moments of every deformable node field about its
