@@ -106,8 +106,43 @@ TEST(ObjectiveFriction, SpreadsAForceWithItsResultantAndItsMomentAboutTheApplica
   const Vec3 c(0.5, 0.0, -1.0);
   EXPECT_NEAR(power, F1.dot(c + L * x1) + F2.dot(c + L * x2), 1e-12);
   // Effective mass at x: positive, and the point's own mass when x is the point itself.
-  EXPECT_GT(model.inverse_mass_at(s, x1, p.y, p.mass, p.bonds, p.weight), 0.0);
-  EXPECT_NEAR(model.inverse_mass_at(s, p.y[0], p.y, p.mass, p.bonds, p.weight), 0.5, 1e-14);
+  EXPECT_GT(model.inverse_mass_at(s, x1, p.y, p.mass), 0.0);
+  EXPECT_NEAR(model.inverse_mass_at(s, p.y[0], p.y, p.mass), 0.5, 1e-14);
+}
+
+TEST(ObjectiveFriction, TheEffectiveMassIsTheSumOfTheSquaredSpreadWeightsOverTheMasses) {
+  // 1/m_eff(x) = sum_q phi_q^2 / m_q with the spread weights of the header, phi_q = w_q dy_q^T
+  // K^-1 (x - y_p) and phi_p = 1 - sum phi_q, summed here bond by bond against the model's O(1)
+  // form. Unequal masses and one broken bond, so that neither drops out. Tolerance: the two forms
+  // differ by the order of summation only; 1e-12 relative is a few hundred ulps.
+  Patch p = patch(Mat3::Zero(), Vec3::Zero());
+  for (std::size_t q = 0; q < p.mass.size(); ++q) p.mass[q] = 1.0 + 0.05 * static_cast<double>(q);
+  p.weight[7] = 0.0;
+  ObjectiveFriction<3> model;
+  model.begin(static_cast<int>(p.y.size()));
+  const int s = model.slot(0);
+  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass, 1e-3,
+                                p.bonds, p.weight);
+  ASSERT_TRUE(model.has_field(s));
+  Mat3 K = Mat3::Zero();
+  for (std::int64_t b = p.bonds.begin(0); b < p.bonds.end(0); ++b) {
+    if (p.weight[b] == 0.0) continue;
+    const Vec3 dy = p.y[p.bonds.neighbor[b]] - p.y[0];
+    K += p.bonds.neighbor_volume(b) * dy * dy.transpose();
+  }
+  for (const Vec3& x : {Vec3(0.4, 0.1, -0.5), Vec3(-1.3, 0.7, 0.2), Vec3(0.05, -0.02, 0.9)}) {
+    const Vec3 k = K.inverse() * (x - p.y[0]);
+    double sum = 0.0, others = 0.0;
+    for (std::int64_t b = p.bonds.begin(0); b < p.bonds.end(0); ++b) {
+      if (p.weight[b] == 0.0) continue;
+      const int q = p.bonds.neighbor[b];
+      const double phi = p.bonds.neighbor_volume(b) * (p.y[q] - p.y[0]).dot(k);
+      others += phi;
+      sum += phi * phi / p.mass[q];
+    }
+    const double expected = sum + (1.0 - others) * (1.0 - others) / p.mass[0];
+    EXPECT_NEAR(model.inverse_mass_at(s, x, p.y, p.mass), expected, 1e-12 * expected);
+  }
 }
 
 TEST(ObjectiveFriction, APointWhoseIntactBondsSpanOnlyALineGetsNoVelocityField) {

@@ -41,6 +41,8 @@ void ObjectiveFriction<Dim>::compute_velocity_fields(std::span<const Vec<Dim>> y
   gradient_.resize(slots);
   trial_gradient_.resize(slots);
   trial_velocity_.resize(slots);
+  mobility_.resize(slots);
+  family_sum_.resize(slots);
   moment_.assign(slots, Mat<Dim>::Zero());
   resultant_.assign(slots, Vec<Dim>::Zero());
   has_field_.assign(slots, 0);
@@ -49,6 +51,8 @@ void ObjectiveFriction<Dim>::compute_velocity_fields(std::span<const Vec<Dim>> y
     const int p = point_[s];
     const Vec<Dim> trial_p = v[p] + (dt / mass[p]) * f[p];
     Mat<Dim> shape = Mat<Dim>::Zero(), rate = Mat<Dim>::Zero(), trial = Mat<Dim>::Zero();
+    Mat<Dim> mobility = Mat<Dim>::Zero();
+    Vec<Dim> family_sum = Vec<Dim>::Zero();
     for (std::int64_t b = bonds.begin(p); b < bonds.end(p); ++b) {
       if (bond_weight[b] == 0.0) continue;
       const int q = bonds.neighbor[b];
@@ -57,8 +61,12 @@ void ObjectiveFriction<Dim>::compute_velocity_fields(std::span<const Vec<Dim>> y
       shape.noalias() += w * dy * dy.transpose();
       rate.noalias() += w * (v[q] - v[p]) * dy.transpose();
       trial.noalias() += w * (v[q] + (dt / mass[q]) * f[q] - trial_p) * dy.transpose();
+      mobility.noalias() += (w * w / mass[q]) * dy * dy.transpose();
+      family_sum += w * dy;
     }
     trial_velocity_[s] = trial_p;
+    mobility_[s] = mobility;
+    family_sum_[s] = family_sum;
     const double mean = shape.trace() / Dim;
     if (!(mean > 0.0) || !(shape.determinant() > singular_shape * std::pow(mean, Dim))) continue;
     inverse_shape_[s] = shape.inverse();
@@ -84,21 +92,16 @@ Vec<Dim> ObjectiveFriction<Dim>::trial_velocity_at(int s, const Vec<Dim>& x,
 template <int Dim>
 double ObjectiveFriction<Dim>::inverse_mass_at(int s, const Vec<Dim>& x,
                                                std::span<const Vec<Dim>> y,
-                                               std::span<const double> mass,
-                                               const BondFamilies& bonds,
-                                               std::span<const double> bond_weight) const {
+                                               std::span<const double> mass) const {
+  // With k = K^-1 (x - y_p) the family weights are a_q = w_q dy_q . k, so
+  //   sum_q a_q^2 / m_q = k^T [sum_q (w_q^2 / m_q) dy_q dy_q^T] k = k^T M_p k,
+  //   sum_q a_q = (sum_q w_q dy_q) . k = s_p . k,
+  // and M_p, s_p are gathered once per step with K_p: O(1) per call instead of a pass over the
+  // family at each of the (up to two) calls per contact pair.
   const int p = point_[s];
-  const Vec<Dim> k = inverse_shape_[s] * (x - y[p]);  // K^-1 (x - y_p)
-  double sum = 0.0, others = 0.0;
-  for (std::int64_t b = bonds.begin(p); b < bonds.end(p); ++b) {
-    if (bond_weight[b] == 0.0) continue;
-    const int q = bonds.neighbor[b];
-    const double a = bonds.neighbor_volume(b) * (y[q] - y[p]).dot(k);
-    others += a;
-    sum += a * a / mass[q];
-  }
-  const double own = 1.0 - others;
-  return sum + own * own / mass[p];
+  const Vec<Dim> k = inverse_shape_[s] * (x - y[p]);
+  const double own = 1.0 - family_sum_[s].dot(k);
+  return k.dot(mobility_[s] * k) + own * own / mass[p];
 }
 
 template <int Dim>

@@ -49,9 +49,9 @@ class ObjectiveFriction {
   Vec<Dim> trial_velocity_at(int s, const Vec<Dim>& x, std::span<const Vec<Dim>> position) const;
   // sum_q phi_q^2 / m_q (1/kg): the inverse of the body's effective mass at x for a force spread
   // by the weights phi (its velocity there changes by F dt times this).
+  // From the per-slot sums of compute_velocity_fields(): no pass over the family.
   double inverse_mass_at(int s, const Vec<Dim>& x, std::span<const Vec<Dim>> position,
-                         std::span<const double> mass, const BondFamilies& bonds,
-                         std::span<const double> bond_weight) const;
+                         std::span<const double> mass) const;
   // Records a force F applied to p's body at x.
   void apply(int s, const Vec<Dim>& force, const Vec<Dim>& x, std::span<const Vec<Dim>> position);
   // Adds f_q = phi_q F of every recorded force to p and its family (serial: it writes to the
@@ -66,6 +66,10 @@ class ObjectiveFriction {
   std::vector<int> point_;    // per slot
   std::vector<Mat<Dim>> inverse_shape_, gradient_, trial_gradient_, moment_;  // K^-1, L, L~, G
   std::vector<Vec<Dim>> trial_velocity_;                                      // v~_p
+  // M_p = sum_q (w_q^2 / m_q) dy_q dy_q^T and s_p = sum_q w_q dy_q over the intact bonds: the
+  // effective mass at any x in O(1) (inverse_mass_at).
+  std::vector<Mat<Dim>> mobility_;
+  std::vector<Vec<Dim>> family_sum_;
   std::vector<Vec<Dim>> resultant_;  // sum of the recorded F
   std::vector<char> has_field_;
 };

@@ -529,10 +529,10 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
     double inverse_mass = 0.0;
     if (sp >= 0)
       inverse_mass +=
-          objective_.inverse_mass_at(sp, xc, y, state.mass, *state.bonds, state.bond_weight);
+          objective_.inverse_mass_at(sp, xc, y, state.mass);
     if (si >= 0)
       inverse_mass +=
-          objective_.inverse_mass_at(si, xc, y, state.mass, *state.bonds, state.bond_weight);
+          objective_.inverse_mass_at(si, xc, y, state.mass);
     const double rate = share(k) / (inverse_mass * state.dt);  // stick force per slip speed
     const FrictionLaw law = pair_law(k);
     const double magnitude =
