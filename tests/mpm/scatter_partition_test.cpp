@@ -110,3 +110,74 @@ TEST(ScatterPartition, BinsInTheSameOrderOnAnyNumberOfThreads) {
 
 }  // namespace
 }  // namespace tribo::mpm
+
+namespace tribo::mpm {
+namespace {
+
+// reached_node_rows() bounds the node loops of a step (MpmSimulation's active nodes): it must hold
+// every node row any binned particle's stencil touches. Reference: the stencils, computed directly,
+// for particles in a band of rows away from the grid's edges, with each shape function. Two of
+// them sit at the band's ends, in the lowest quarter of the first slab's first cell (cell 6) and
+// the highest of the last slab's last cell (cell 17), where GIMP (half-width 0.25) and quadratic
+// B-spline stencils reach one node row beyond their cell's (rows 5 and 19): there the bound must be
+// exact. Linear stencils reach their cell's two rows only, inside the bound.
+template <int Dim, class Shape>
+void expect_rows_cover_the_stencils(const Grid<Dim>& grid, bool exact) {
+  std::mt19937 random(5);
+  std::vector<Vec<Dim>> x(500);
+  const int axis = Dim - 1;
+  for (auto& p : x)
+    for (int d = 0; d < Dim; ++d) {
+      const double lo = d == axis ? grid.origin[d] + 6.05 * grid.cell[d] : grid.origin[d] + grid.cell[d];
+      const double hi = d == axis ? grid.origin[d] + 17.95 * grid.cell[d] : grid.upper()[d] - grid.cell[d];
+      p[d] = std::uniform_real_distribution<double>(lo, hi)(random);
+    }
+  x[0][axis] = grid.origin[axis] + 6.05 * grid.cell[axis];
+  x[1][axis] = grid.origin[axis] + 17.95 * grid.cell[axis];
+  ScatterPartition<Dim> partition;
+  partition.allocate(grid, x.size());
+  ASSERT_EQ(partition.axis(), axis);
+  partition.bin(grid, x);
+  int first = -1, last = -1;
+  ASSERT_TRUE(partition.reached_node_rows(grid.nodes[axis], first, last));
+  int touched_first = grid.nodes[axis], touched_last = -1;
+  for (const auto& p : x) {
+    Stencil<Dim, Shape> stencil;
+    stencil.compute(grid, p, 0.25);
+    for (int i = 0; i < stencil.size; ++i) {
+      const int row = grid.node_ijk(stencil.node[i])[axis];
+      touched_first = std::min(touched_first, row);
+      touched_last = std::max(touched_last, row);
+    }
+  }
+  EXPECT_LE(first, touched_first);
+  EXPECT_GE(last, touched_last);
+  if (exact) {
+    EXPECT_EQ(first, 5);
+    EXPECT_EQ(last, 19);
+    EXPECT_EQ(touched_first, 5);
+    EXPECT_EQ(touched_last, 19);
+  }
+}
+
+TEST(ScatterPartition, ReachedNodeRowsHoldEveryStencilWithGimp) {
+  expect_rows_cover_the_stencils<2, GimpShape>(Grid<2>(Vec2(0, 0), Vec2(0.5, 0.6), Vec2(0.02, 0.02)), true);
+}
+TEST(ScatterPartition, ReachedNodeRowsHoldEveryStencilWithBSplinesIn3D) {
+  expect_rows_cover_the_stencils<3, BSpline2Shape>(Grid<3>(Vec3(0, 0, 0), Vec3(0.2, 0.2, 0.6), Vec3::Constant(0.02)),
+                                                   true);
+}
+TEST(ScatterPartition, ReachedNodeRowsHoldEveryStencilWithLinearShapes) {
+  expect_rows_cover_the_stencils<2, LinearShape>(Grid<2>(Vec2(0, 0), Vec2(0.5, 0.6), Vec2(0.02, 0.02)), false);
+}
+TEST(ScatterPartition, NoParticleReachesNoRow) {
+  const Grid<2> grid(Vec2(0, 0), Vec2(0.5, 0.6), Vec2(0.02, 0.02));
+  ScatterPartition<2> partition;
+  partition.allocate(grid, 0);
+  partition.bin(grid, {});
+  int first = 0, last = 0;
+  EXPECT_FALSE(partition.reached_node_rows(grid.nodes[1], first, last));
+}
+
+}  // namespace
+}  // namespace tribo::mpm

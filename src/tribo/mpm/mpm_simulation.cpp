@@ -118,12 +118,12 @@ double stable_time_step(const SimulationSpec& spec, const std::vector<Vec<Dim>>&
 
 namespace {
 
-// dst = src over the threads (a serial copy of the node arrays was ~5% of a 2-thread step).
+// dst = src over the threads (a serial copy of the node arrays was ~5% of a 2-thread step), for
+// the entries [first, last).
 template <class T>
-void copy_entries(std::vector<T>& dst, const std::vector<T>& src) {
-  const long n = static_cast<long>(src.size());
+void copy_entries(std::vector<T>& dst, const std::vector<T>& src, long first, long last) {
 #pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) dst[i] = src[i];
+  for (long i = first; i < last; ++i) dst[i] = src[i];
 }
 
 template <int Dim>
@@ -170,6 +170,12 @@ class MpmSimulation final : public Simulation<Dim> {
   void update_nodal_momenta();
   // inverse_mass_ (and node_dust_) from the node masses of the step.
   void invert_node_masses();
+  // The nodes the binned particles reach: the node rows of the scatter's first and last slab when
+  // its slabs cut the last axis (whose rows are contiguous in the flat index), else every node
+  // (and every node with cracks or across processes: their masks and halo sums reach further).
+  NodeRange reached_nodes() const;
+  long first_active_entry() const { return active_nodes_.begin * nodes_.fields; }
+  long last_active_entry() const { return active_nodes_.end * nodes_.fields; }
   template <class Shape>
   void update_particles();
   // One particle's grid-to-particle update (update_particles()), its stencil expanded.
@@ -344,6 +350,13 @@ class MpmSimulation final : public Simulation<Dim> {
   // particle a later pass visits was scattered (the skips below are supersets of the scatter's).
   // Rebuilt every step after the sort: not state, never permuted.
   std::vector<StencilFactors<Dim>> stencil_;
+  // The nodes the step's particles reach (reached_nodes()); every node loop of the step runs over
+  // them only. Outside them the summed arrays (mass, momenta, forces, contact arrays) are zero and
+  // the others (1/m, the FLIP base, the start momenta, shared_node_) are not read. touched_nodes_
+  // spans every range written since the last completed step, which the next clear covers (a step
+  // that throws leaves its arrays written). A body on a long floor reaches the floor's rows only:
+  // on examples/incline.yaml a third of the grid's.
+  NodeRange active_nodes_, touched_nodes_;
   std::vector<char> shared_node_;  // per node, of the step: two fields or more hold mass there
   // Those nodes, ascending, for the contact passes (valid for the step when contact_nodes_listed_).
   std::vector<long> contact_nodes_;
@@ -448,6 +461,7 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec, const parallel::Co
     rigid_entry_.insert(rigid_entry_.end(), layout_.rigid_field.begin(), layout_.rigid_field.end());
   for (bool rigid : rigid_entry_) deformable_entry_.push_back(!rigid);
   nodes_.allocate(grid_.node_count(), layout_.fields * crack_fields);
+  touched_nodes_ = NodeRange{0, grid_.node_count()};
   if (nodes_.with_contact_data) nodes_.contact_data = contact_data_needed(spec_, layout_);
   if (nodes_.with_contact_data) {
     shared_node_.assign(grid_.node_count(), 0);
@@ -562,6 +576,7 @@ void MpmSimulation<Dim>::adopt_sub_grid() {
   halo_ = NodeHalo<Dim>::build(sub, processes_);
   const unsigned contact_data = nodes_.contact_data;
   nodes_.allocate(grid_.node_count(), nodes_.fields);
+  touched_nodes_ = NodeRange{0, grid_.node_count()};  // musl_momentum_ may hold the old grid's sums
   nodes_.contact_data = contact_data;
   stencil_.clear();  // the scatter partition and the sort are laid out on the grid: again
   size_particle_scratch();
@@ -683,8 +698,7 @@ void MpmSimulation<Dim>::step_with() {
   const UpdateScheme scheme = spec_.mpm.update;
   if (distributed_ && steps_ > 0 && steps_ % kRebalanceInterval == 0) rebalance();
   if (steps_ % kSortInterval == 0) sort_particles_by_cell();
-  nodes_.clear();
-  contact_.clear();
+  contact_.clear();  // the nodes are cleared by extrapolate_to_grid(), once it knows their range
   if (cracked()) {
     crack_contact_.clear();
     if (distributed_)
@@ -710,16 +724,18 @@ void MpmSimulation<Dim>::step_with() {
   // are added to the base, so that they only shape the grid momenta of the update and the move
   // (the boundary conditions still reach the particles).
   const bool first_pass_reaches = spec_.mpm.contact.first_pass_to_particles;
-  copy_entries(nodes_.momentum_flip_base, nodes_.momentum);
+  const long first_entry = first_active_entry(), last_entry = last_active_entry();
+  copy_entries(nodes_.momentum_flip_base, nodes_.momentum, first_entry, last_entry);
   external_impulse_ = impose_boundary_conditions();
-  if (!first_pass_reaches) copy_entries(nodes_.momentum_start, nodes_.momentum);  // before the pass
+  if (!first_pass_reaches)  // before the pass
+    copy_entries(nodes_.momentum_start, nodes_.momentum, first_entry, last_entry);
   // Its impulses are recorded (contact force, the rigid bodies' share of external_impulse_) only
   // where they reach the particles: with NairnMPM's semantics they would break the momentum balance.
   apply_contact(ContactStage::AfterExtrapolation, first_pass_reaches, first_pass_reaches);
   if (!first_pass_reaches) {
-    const long entries = static_cast<long>(nodes_.momentum.size());
 #pragma omp parallel for schedule(static)
-    for (long i = 0; i < entries; ++i) nodes_.momentum_flip_base[i] += nodes_.momentum[i] - nodes_.momentum_start[i];
+    for (long i = first_entry; i < last_entry; ++i)
+      nodes_.momentum_flip_base[i] += nodes_.momentum[i] - nodes_.momentum_start[i];
   }
   if (!forces_first) {
     update_stress<Shape, false>();
@@ -764,8 +780,19 @@ void MpmSimulation<Dim>::step_with() {
       for (int b = 0; b < layout_.fields; ++b)
         if (!layout_.rigid_field[a] && layout_.rigid_field[b]) external_impulse_ += contact_.impulse(a, b);
   if (distributed_) migrate_particles();
+  touched_nodes_ = active_nodes_;  // the step completed: its arrays are zero outside its range
   time_ += dt_;
   ++steps_;
+}
+
+template <int Dim>
+NodeRange MpmSimulation<Dim>::reached_nodes() const {
+  const NodeRange every{0, grid_.node_count()};
+  if (cracked() || distributed_ || partition_.axis() != Dim - 1) return every;
+  int first = 0, last = 0;
+  if (!partition_.reached_node_rows(grid_.nodes[Dim - 1], first, last)) return NodeRange{};
+  const long row = grid_.node_count() / grid_.nodes[Dim - 1];  // nodes per row of the last axis
+  return NodeRange{first * row, (last + 1) * row};
 }
 
 // Particles to grid: mass, momentum, the contact quantities and (USL/MUSL) the forces from the
@@ -776,6 +803,9 @@ template <int Dim>
 template <class Shape, bool WithForces>
 void MpmSimulation<Dim>::extrapolate_to_grid() {
   partition_.bin(grid_, particles_.position);
+  active_nodes_ = reached_nodes();
+  touched_nodes_ = touched_nodes_.hull(active_nodes_);
+  nodes_.clear(touched_nodes_);
   const auto scatter = [&](auto contact_data) {
     constexpr unsigned kContactData = decltype(contact_data)::value;
     const long F = nodes_.fields;  // entries per node: crack fields x material fields
@@ -876,17 +906,17 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
   scatter(std::integral_constant<unsigned, 0>{});
   if (rigid_image_.recorded) rigid_image_.restore(nodes_);
   {
-    const long F = nodes_.fields, count = nodes_.nodes;
+    const long F = nodes_.fields, first = active_nodes_.begin, last = active_nodes_.end;
     const double* mass = nodes_.mass.data();
     char* shared = shared_node_.data();
 #pragma omp parallel for schedule(static)
-    for (long n = 0; n < count; ++n) {
+    for (long n = first; n < last; ++n) {
       int present = 0;
       for (long f = 0; f < F; ++f) present += mass[n * F + f] > 0.0;
       shared[n] = present >= 2;
     }
     contact_nodes_.clear();
-    for (long n = 0; n < count; ++n)
+    for (long n = first; n < last; ++n)
       if (shared[n]) contact_nodes_.push_back(n);
   }
   dispatch(contact_pass, sets);
@@ -941,14 +971,14 @@ void MpmSimulation<Dim>::extrapolate_forces() {
 // threshold (the heaviest entry), in one pass over the entries.
 template <int Dim>
 void MpmSimulation<Dim>::invert_node_masses() {
-  const long entries = static_cast<long>(nodes_.mass.size());
   if (inverse_mass_.size() != nodes_.mass.size()) inverse_mass_.resize(nodes_.mass.size());
+  const long first = first_active_entry(), last = last_active_entry();
   const double tiny = node_mass_floor();
   const double* mass = nodes_.mass.data();
   double* inverse = inverse_mass_.data();
-  double heaviest = 0.0;
+  double heaviest = 0.0;  // the other entries hold no mass
 #pragma omp parallel for schedule(static) reduction(max : heaviest)
-  for (long i = 0; i < entries; ++i) {
+  for (long i = first; i < last; ++i) {
     const double m = mass[i];
     inverse[i] = m <= tiny ? 0.0 : 1.0 / m;  // a NaN mass gives NaN, which the health check finds
     heaviest = std::max(heaviest, m);
@@ -965,15 +995,14 @@ void MpmSimulation<Dim>::invert_node_masses() {
 template <int Dim>
 void MpmSimulation<Dim>::update_nodal_momenta() {
   const int F = nodes_.fields;
-  const long n = static_cast<long>(nodes_.mass.size());
-  const long nodes = n / F;
+  const long first = active_nodes_.begin, last = active_nodes_.end;
   const double dt = dt_;
   const char* deformable = deformable_entry_.data();
   Vec<Dim>* momentum = nodes_.momentum.data();
   Vec<Dim>* start = nodes_.momentum_start.data();
   const Vec<Dim>* force = nodes_.force.data();
 #pragma omp parallel for schedule(static)
-  for (long node = 0; node < nodes; ++node)
+  for (long node = first; node < last; ++node)
     for (int f = 0; f < F; ++f) {
       const long i = node * F + f;
       start[i] = momentum[i];
@@ -1082,11 +1111,12 @@ void MpmSimulation<Dim>::update_particle(long p, const ScatterStencil<Dim, Shape
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::update_particles_and_reextrapolate() {
-  const long entries = static_cast<long>(nodes_.momentum.size());
   if (musl_momentum_.size() != nodes_.momentum.size()) musl_momentum_.resize(nodes_.momentum.size());
   Vec<Dim>* const target = musl_momentum_.data();
+  // The array swapped out at the last step holds its sums over the touched nodes, no further.
+  const long first = touched_nodes_.begin * nodes_.fields, last = touched_nodes_.end * nodes_.fields;
 #pragma omp parallel for schedule(static)
-  for (long i = 0; i < entries; ++i) target[i].setZero();
+  for (long i = first; i < last; ++i) target[i].setZero();
   const double flip = spec_.mpm.flip;
   const bool affine = effective_transfer(spec_.mpm) == TransferScheme::Apic;
   const Grid<Dim>& grid = grid_;
@@ -1112,9 +1142,9 @@ void MpmSimulation<Dim>::update_particles_and_reextrapolate() {
 template <int Dim>
 template <class Shape>
 void MpmSimulation<Dim>::reextrapolate_momenta() {
-  const long entries = static_cast<long>(nodes_.momentum.size());
+  const long first = touched_nodes_.begin * nodes_.fields, last = touched_nodes_.end * nodes_.fields;
 #pragma omp parallel for schedule(static)
-  for (long i = 0; i < entries; ++i) nodes_.momentum[i].setZero();
+  for (long i = first; i < last; ++i) nodes_.momentum[i].setZero();
   // The particles are binned as extrapolate_to_grid() left them: the positions have not changed.
   const Grid<Dim>& grid = grid_;
   const StencilFactors<Dim>* const factors = stencil_.data();

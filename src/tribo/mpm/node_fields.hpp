@@ -20,6 +20,18 @@ enum ContactDataBits : unsigned {
   kContactAll = 15,
 };
 
+// A range of nodes [begin, end) of the flat node index (entries begin * fields .. end * fields).
+struct NodeRange {
+  long begin = 0, end = 0;
+  bool empty() const { return end <= begin; }
+  // The smallest range holding both (an empty one adds nothing).
+  NodeRange hull(const NodeRange& other) const {
+    if (other.empty()) return *this;
+    if (empty()) return other;
+    return {begin < other.begin ? begin : other.begin, end > other.end ? end : other.end};
+  }
+};
+
 template <int Dim>
 struct NodeFields {
   int fields = 1;
@@ -59,12 +71,15 @@ struct NodeFields {
     }
   }
 
-  void clear() {
+  void clear() { clear(NodeRange{0, nodes}); }
+  // Zeroes the entries of the nodes in `range` (every entry the scatter wrote, when the range
+  // holds them: MpmSimulation's touched nodes).
+  void clear(NodeRange range) {
     // One parallel pass over the entries (first touch by the threads that will scatter to them).
-    const long n = static_cast<long>(mass.size());
+    const long first = range.begin * fields, last = range.end * fields;
     const unsigned contact = with_contact_data ? contact_data : 0;
 #pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; ++i) {
+    for (long i = first; i < last; ++i) {
       mass[i] = 0.0;
       momentum[i].setZero();
       force[i].setZero();

@@ -78,6 +78,17 @@ void ScatterPartition<Dim>::bin(const Grid<Dim>& grid, const std::vector<Vec<Dim
   }
 }
 
+template <int Dim>
+bool ScatterPartition<Dim>::reached_node_rows(int nodes_on_axis, int& first, int& last) const {
+  int low = 0, high = slabs_ - 1;
+  while (low < slabs_ && begin_[low + 1] == begin_[low]) ++low;
+  if (low == slabs_) return false;
+  while (begin_[high + 1] == begin_[high]) --high;
+  first = std::max(0, low * kSlabCells - 1);
+  last = std::min(nodes_on_axis - 1, high * kSlabCells + kSlabCells + 1);
+  return true;
+}
+
 template class ScatterPartition<2>;
 template class ScatterPartition<3>;
 

@@ -42,6 +42,10 @@ class ScatterPartition {
   // Particle indices of slab s, in increasing order: order()[slab_begin(s) .. slab_begin(s + 1)).
   const std::vector<int>& order() const { return order_; }
   long slab_begin(int s) const { return begin_[s]; }
+  // The node rows along axis() that the binned particles' stencils reach, [first, last] (slab s
+  // reaches rows 3s - 1 .. 3s + 4, within 0 .. nodes_on_axis - 1); false when no slab holds a
+  // particle.
+  bool reached_node_rows(int nodes_on_axis, int& first, int& last) const;
 
   // Calls visit(p) for every binned particle: the even slabs in parallel, a barrier, then the odd
   // slabs. visit must write only the grid nodes of p's stencil.
