@@ -1232,7 +1232,7 @@ void MpmSimulation<Dim>::build_regression_neighbourhoods() {
     });
   }
   around_.template build<Shape>(grid_, nodes_, particles_, field_, half_width_, dust, ghost_position_, ghost_field_,
-                                layout_.rigid_field);
+                                layout_.rigid_field, active_nodes_.begin, active_nodes_.end);
 }
 
 // x_p <- x_p + dt v_move, after the stress update so that every gradient of the step is taken

@@ -17,6 +17,7 @@ namespace tribo::mpm {
 template <int Dim>
 struct NodeParticles {
   std::vector<long> offset;               // nodes + 1 entries: particles of node n are [offset[n], offset[n+1])
+                                          // (only for the nodes of the range build() was given)
   std::vector<Vec<Dim>> relative_position;  // x_p - x_node, m
   std::vector<int> field;                 // the particle's velocity field
   std::vector<double> weight;             // shape function value S_I(x_p)
@@ -37,25 +38,37 @@ struct NodeParticles {
   // node is one where two deformable fields hold more than dust. Without such a node the particles
   // are not walked at all: a body on a rigid floor with the default normals spent a third of its
   // step listing the particles around nodes whose fit no pass would read (issue 17).
+  // [first_node, last_node) (last_node < 0: every node) holds every node a particle's stencil
+  // reaches (MpmSimulation's active nodes): only those are listed, and only those are read.
   template <class Shape>
   void build(const Grid<Dim>& grid, const NodeFields<Dim>& nodes, const Particles<Dim>& particles,
              const std::vector<int>& particle_field, double half_width, double dust,
              const std::vector<Vec<Dim>>& ghost_position = {}, const std::vector<int>& ghost_field = {},
-             const std::vector<bool>& rigid_field = {}) {
+             const std::vector<bool>& rigid_field = {}, long first_node = 0, long last_node = -1) {
     const long N = nodes.nodes;
     const int F = nodes.fields;
-    contact_node.assign(N, 0);
-    fitted.assign(static_cast<std::size_t>(N) * F, 0);
+    const long first = first_node, last = last_node < 0 ? N : last_node;
+    contact_node.resize(static_cast<std::size_t>(N));
+    fitted.resize(static_cast<std::size_t>(N) * F);
     fitted_normal.resize(static_cast<std::size_t>(N) * F);
-    const auto deformable = [&](int f) { return rigid_field.empty() || !rigid_field[f]; };
-    bool any = false;
-    for (long n = 0; n < N; ++n) {
+    std::fill(fitted.begin() + first * F, fitted.begin() + last * F, 0);
+    // The fields' roles as bytes: a std::vector<bool> read per node entry made this serial loop
+    // an eighth of a step (issue 17).
+    deformable_.assign(static_cast<std::size_t>(F), 1);
+    for (int f = 0; f < F && !rigid_field.empty(); ++f) deformable_[static_cast<std::size_t>(f)] = !rigid_field[f];
+    const char* deformable = deformable_.data();
+    const double* mass = nodes.mass.data();
+    char* contact = contact_node.data();
+    int any = 0;
+#pragma omp parallel for schedule(static) reduction(|| : any)
+    for (long n = first; n < last; ++n) {
       int present = 0;
-      for (int f = 0; f < F; ++f) present += deformable(f) && nodes.mass[n * F + f] > dust;
-      contact_node[n] = present >= 2;
+      for (int f = 0; f < F; ++f) present += deformable[f] && mass[n * F + f] > dust;
+      contact[n] = present >= 2;
       any = any || present >= 2;
     }
-    offset.assign(N + 1, 0);
+    offset.resize(static_cast<std::size_t>(N) + 1);
+    std::fill(offset.begin() + first, offset.begin() + last + 1, 0);
     if (!any) {
       relative_position.clear();
       field.clear();
@@ -67,22 +80,34 @@ struct NodeParticles {
       return p < owned ? particles.position[p] : ghost_position[p - owned];
     };
     const std::size_t all = owned + ghost_position.size();
+    // Which particles reach a contact node at all, in parallel: the two listing passes below are
+    // serial (they append to the nodes' lists in particle order), and most particles of two
+    // bodies in contact are far from their interface (an elastic block on an elastic floor: a
+    // quarter of its step walked every particle twice; issue 17).
+    candidate_.resize(all);
+    const long count = static_cast<long>(all);
+#pragma omp parallel for schedule(static)
+    for (long p = 0; p < count; ++p)
+      candidate_[static_cast<std::size_t>(p)] = reaches_contact_node<Shape>(grid, position(static_cast<std::size_t>(p)), half_width);
     for (std::size_t p = 0; p < all; ++p)
-      for_each_node_inside<Shape>(grid, position(p), half_width, [&](long n, double) { ++offset[n + 1]; });
-    for (long n = 0; n < N; ++n) offset[n + 1] += offset[n];
-    const std::size_t total = static_cast<std::size_t>(offset[N]);
+      if (candidate_[p])
+        for_each_node_inside<Shape>(grid, position(p), half_width, [&](long n, double) { ++offset[n + 1]; });
+    for (long n = first; n < last; ++n) offset[n + 1] += offset[n];
+    const std::size_t total = static_cast<std::size_t>(offset[last]);
     relative_position.resize(total);
     field.resize(total);
     weight.resize(total);
     std::vector<long>& cursor = scratch_;
-    cursor.assign(offset.begin(), offset.end() - 1);
+    cursor.resize(static_cast<std::size_t>(N));
+    std::copy(offset.begin() + first, offset.begin() + last, cursor.begin() + first);
     for (std::size_t p = 0; p < all; ++p)
-      for_each_node_inside<Shape>(grid, position(p), half_width, [&](long n, double w) {
-        const long slot = cursor[n]++;
-        relative_position[slot] = position(p) - grid.node_position(n);
-        field[slot] = p < owned ? particle_field[p] : ghost_field[p - owned];
-        weight[slot] = w;
-      });
+      if (candidate_[p])
+        for_each_node_inside<Shape>(grid, position(p), half_width, [&](long n, double w) {
+          const long slot = cursor[n]++;
+          relative_position[slot] = position(p) - grid.node_position(n);
+          field[slot] = p < owned ? particle_field[p] : ghost_field[p - owned];
+          weight[slot] = w;
+        });
   }
 
  private:
@@ -114,7 +139,32 @@ struct NodeParticles {
     }
   }
 
+  // Whether a contact node lies in x's stencil (a superset of the nodes for_each_node_inside()
+  // gives: the weight is not looked at).
+  template <class Shape>
+  bool reaches_contact_node(const Grid<Dim>& grid, const Vec<Dim>& x, double half_width) const {
+    constexpr int S = Shape::support;
+    constexpr int size = stencil_size<Dim, S>();
+    int base[Dim];
+    double w[Dim][S], dw[Dim][S];
+    for (int d = 0; d < Dim; ++d) base[d] = Shape::weights(grid.coordinate(x[d], d), half_width, w[d], dw[d]);
+    for (int n = 0; n < size; ++n) {
+      int rest = n;
+      IVec<Dim> ijk;
+      bool inside = true;
+      for (int d = 0; d < Dim; ++d) {
+        ijk[d] = base[d] + rest % S;
+        rest /= S;
+        inside = inside && ijk[d] >= 0 && ijk[d] < grid.nodes[d];
+      }
+      if (inside && contact_node[grid.node_index(ijk)]) return true;
+    }
+    return false;
+  }
+
   std::vector<long> scratch_;
+  std::vector<char> candidate_;  // per particle (then ghost) of the step: reaches a contact node
+  std::vector<char> deformable_;  // per field
 };
 
 }  // namespace tribo::mpm
