@@ -45,10 +45,17 @@ struct GridBoundaryConditions {
 
   // Returns the impulse the constraints gave the deformable fields (the change of their nodal
   // momentum, N s), for the summary's momentum balance.
-  Vec<Dim> impose(NodeFields<Dim>& nodes, const std::vector<bool>& rigid_field) const {
+  // Only the nodes in [first_node, last_node) are visited (MpmSimulation's active nodes, which the
+  // step's particles reach): the others hold no mass and no momentum, so m v is the zero they
+  // hold. A floor's region under a body otherwise costs a pass over all its nodes three times a
+  // step (an eighth of the step of examples/validation/incline-elastic-floor.yaml).
+  Vec<Dim> impose(NodeFields<Dim>& nodes, const std::vector<bool>& rigid_field, long first_node = 0,
+                  long last_node = -1) const {
     const int F = nodes.fields;
+    if (last_node < 0) last_node = nodes.nodes;
     Vec<Dim> impulse = Vec<Dim>::Zero();
-    for (const Constraint& c : constraints)
+    for (const Constraint& c : constraints) {
+      if (c.node < first_node || c.node >= last_node) continue;
       for (int f = 0; f < F; ++f) {
         if (rigid_field[f]) continue;
         const long i = c.node * F + f;
@@ -56,6 +63,7 @@ struct GridBoundaryConditions {
         if (c.counted) impulse[c.component] += imposed - nodes.momentum[i][c.component];
         nodes.momentum[i][c.component] = imposed;
       }
+    }
     return impulse;
   }
 };

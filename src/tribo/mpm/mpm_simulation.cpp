@@ -1012,7 +1012,7 @@ void MpmSimulation<Dim>::update_nodal_momenta() {
 
 template <int Dim>
 Vec<Dim> MpmSimulation<Dim>::impose_boundary_conditions() {
-  return boundary_.impose(nodes_, rigid_entry_);
+  return boundary_.impose(nodes_, rigid_entry_, active_nodes_.begin, active_nodes_.end);
 }
 
 template <int Dim>
