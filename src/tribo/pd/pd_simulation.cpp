@@ -560,8 +560,9 @@ template <int Dim>
 void PdSimulation<Dim>::move_rigid_bodies(double t) {
   for (const BodyModel& body : body_models_) {
     if (body.model != MaterialModel::Rigid) continue;
+    const Mat<Dim> rotation = body.rigid.rotation(t);
     for (int i = body.points.begin; i < body.points.end; ++i) {
-      particles_.position[i] = body.rigid.position(particles_.reference_position[i], t);
+      particles_.position[i] = body.rigid.position(particles_.reference_position[i], t, rotation);
       particles_.velocity[i] = body.rigid.point_velocity(particles_.position[i], t);
     }
   }
