@@ -17,20 +17,21 @@ template <int Dim, class ScaledTension>
 void bond_virial_stress(PointRange range, std::span<const Vec<Dim>> position,
                         std::span<const Vec<Dim>> reference_position, const BondFamilies& bonds,
                         std::span<const double> weight, std::span<Mat3> stress, ScaledTension scaled_tension) {
-#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
-  for (int i = range.begin; i < range.end; ++i) {
-    Mat<Dim> s = Mat<Dim>::Zero();
-    for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
-      if (weight[b] == 0.0) continue;
-      const int j = bonds.neighbor[b];
-      const Vec<Dim> y = position[j] - position[i];
-      const Vec<Dim> xi = reference_position[j] - reference_position[i];
-      s += scaled_tension(b, i, j, y.norm()) * y * xi.transpose();
+  for_each_block<int>(range.begin, range.end, worth_threads(bond_work(bonds, range)), [&](int first, int last) {
+    for (int i = first; i < last; ++i) {
+      Mat<Dim> s = Mat<Dim>::Zero();
+      for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
+        if (weight[b] == 0.0) continue;
+        const int j = bonds.neighbor[b];
+        const Vec<Dim> y = position[j] - position[i];
+        const Vec<Dim> xi = reference_position[j] - reference_position[i];
+        s += scaled_tension(b, i, j, y.norm()) * y * xi.transpose();
+      }
+      Mat3 out = Mat3::Zero();
+      out.template topLeftCorner<Dim, Dim>() = 0.5 * (s + s.transpose());
+      stress[i] = out;
     }
-    Mat3 out = Mat3::Zero();
-    out.template topLeftCorner<Dim, Dim>() = 0.5 * (s + s.transpose());
-    stress[i] = out;
-  }
+  });
 }
 
 }  // namespace tribo::pd

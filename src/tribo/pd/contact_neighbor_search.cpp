@@ -1,6 +1,7 @@
 #include "tribo/pd/contact_neighbor_search.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 
@@ -45,11 +46,15 @@ bool ContactNeighborList<Dim>::needs_rebuild(std::span<const Vec<Dim>> position)
   if (builds_ == 0 || built_at_.size() != position.size()) return true;
   const double limit = 0.25 * skin_ * skin_;  // (skin / 2)^2
   const int n = static_cast<int>(position.size());
-  int moved = 0;
-#pragma omp parallel for schedule(static) reduction(max : moved) if (worth_threads(n))
-  for (int i = 0; i < n; ++i)
-    if ((position[i] - built_at_[i]).squaredNorm() > limit) moved = 1;
-  return moved != 0;
+  std::atomic<bool> moved{false};
+  for_each_block<int>(0, n, worth_threads(n), [&](int first, int last) {
+    for (int i = first; i < last; ++i)
+      if ((position[i] - built_at_[i]).squaredNorm() > limit) {
+        moved.store(true, std::memory_order_relaxed);
+        return;
+      }
+  });
+  return moved.load();
 }
 
 template <int Dim>
@@ -80,12 +85,13 @@ void ContactNeighborList<Dim>::build(std::span<const Vec<Dim>> x, std::span<cons
   // Count, prefix-sum, fill: each point writes only its own slice (owner-computes).
   pair_offset_.assign(static_cast<std::size_t>(n) + 1, 0);
   const bool threads = worth_threads(std::int64_t{16} * n);
-#pragma omp parallel for schedule(static) if (threads)
-  for (int i = 0; i < n; ++i) {
-    std::int64_t count = 0;
-    for_each_pair(i, [&](int, std::int64_t) { ++count; });
-    pair_offset_[i + 1] = count;
-  }
+  for_each_block<int>(0, n, threads, [&](int first, int last) {
+    for (int i = first; i < last; ++i) {
+      std::int64_t count = 0;
+      for_each_pair(i, [&](int, std::int64_t) { ++count; });
+      pair_offset_[i + 1] = count;
+    }
+  });
   for (int i = 0; i < n; ++i) pair_offset_[i + 1] += pair_offset_[i];
   const std::int64_t total = pair_offset_[n];
   if (total >= (std::int64_t{1} << 31))
@@ -93,16 +99,17 @@ void ContactNeighborList<Dim>::build(std::span<const Vec<Dim>> x, std::span<cons
   pairs_.first.resize(total);
   pairs_.second.resize(total);
   pairs_.bond.resize(total);
-#pragma omp parallel for schedule(static) if (threads)
-  for (int i = 0; i < n; ++i) {
-    std::int64_t k = pair_offset_[i];
-    for_each_pair(i, [&](int j, std::int64_t bond) {
-      pairs_.first[k] = i;
-      pairs_.second[k] = j;
-      pairs_.bond[k] = bond;
-      ++k;
-    });
-  }
+  for_each_block<int>(0, n, threads, [&](int first, int last) {
+    for (int i = first; i < last; ++i) {
+      std::int64_t k = pair_offset_[i];
+      for_each_pair(i, [&](int j, std::int64_t bond) {
+        pairs_.first[k] = i;
+        pairs_.second[k] = j;
+        pairs_.bond[k] = bond;
+        ++k;
+      });
+    }
+  });
 }
 
 template <int Dim>

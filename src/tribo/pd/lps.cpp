@@ -9,15 +9,16 @@ namespace tribo::pd {
 
 void lps_weighted_volume(PointRange range, const BondFamilies& bonds,
                          std::span<const double> weight, std::span<double> weighted_volume) {
-#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
-  for (int i = range.begin; i < range.end; ++i) {
-    double m = 0.0;
-    for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
-      const double l = bonds.reference_length[b];
-      m += l * l * weight[b];
+  for_each_block<int>(range.begin, range.end, worth_threads(bond_work(bonds, range)), [&](int first, int last) {
+    for (int i = first; i < last; ++i) {
+      double m = 0.0;
+      for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
+        const double l = bonds.reference_length[b];
+        m += l * l * weight[b];
+      }
+      weighted_volume[i] = m;
     }
-    weighted_volume[i] = m;
-  }
+  });
 }
 
 template <int Dim>
@@ -30,25 +31,26 @@ void lps_dilatation(PointRange range, double stretch_limit, std::span<const Vec<
   const double* length = bonds.reference_length.data();
   const Vec<Dim>* x = position.data();
   double* w = weight.data();
-#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
-  for (int i = range.begin; i < range.end; ++i) {
-    const Vec<Dim> xi = x[i];
-    double sum = 0.0;
-    for (std::int64_t b = offset[i]; b < offset[i + 1]; ++b) {
-      const double wb = w[b];
-      if (wb == 0.0) continue;
-      const double r = (x[neighbor[b]] - xi).norm();
-      const double l = length[b];
-      if (r > stretch_limit * l) {
-        w[b] = 0.0;
-        broken_volume[i] += bonds.neighbor_volume(b);
-        continue;
+  for_each_block<int>(range.begin, range.end, worth_threads(bond_work(bonds, range)), [&](int first, int last) {
+    for (int i = first; i < last; ++i) {
+      const Vec<Dim> xi = x[i];
+      double sum = 0.0;
+      for (std::int64_t b = offset[i]; b < offset[i + 1]; ++b) {
+        const double wb = w[b];
+        if (wb == 0.0) continue;
+        const double r = (x[neighbor[b]] - xi).norm();
+        const double l = length[b];
+        if (r > stretch_limit * l) {
+          w[b] = 0.0;
+          broken_volume[i] += bonds.neighbor_volume(b);
+          continue;
+        }
+        sum += wb * l * (r - l);
       }
-      sum += wb * l * (r - l);
+      const double m = weighted_volume[i];
+      dilatation[i] = m > 0.0 ? Dim * sum / m : 0.0;
     }
-    const double m = weighted_volume[i];
-    dilatation[i] = m > 0.0 ? Dim * sum / m : 0.0;
-  }
+  });
 }
 
 template <int Dim>
@@ -56,16 +58,17 @@ void lps_force_coefficients(PointRange range, double bulk_modulus, double shear_
                             std::span<const double> weighted_volume,
                             std::span<const double> dilatation, std::span<double> coefficient,
                             std::span<double> alpha) {
-#pragma omp parallel for schedule(static) if (worth_threads(range.size()))
-  for (int i = range.begin; i < range.end; ++i) {
-    const double m = weighted_volume[i];
-    if (m <= 0.0) {
-      coefficient[i] = alpha[i] = 0.0;
-      continue;
+  for_each_block<int>(range.begin, range.end, worth_threads(range.size()), [&](int first, int last) {
+    for (int i = first; i < last; ++i) {
+      const double m = weighted_volume[i];
+      if (m <= 0.0) {
+        coefficient[i] = alpha[i] = 0.0;
+        continue;
+      }
+      alpha[i] = shear_factor / m;
+      coefficient[i] = dilatation[i] * (Dim * bulk_modulus / m - alpha[i] / Dim);
     }
-    alpha[i] = shear_factor / m;
-    coefficient[i] = dilatation[i] * (Dim * bulk_modulus / m - alpha[i] / Dim);
-  }
+  });
 }
 
 template <int Dim>
@@ -80,23 +83,24 @@ void add_lps_forces(PointRange range, std::span<const Vec<Dim>> position,
   const double* w = weight.data();
   const double* a = coefficient.data();
   const double* al = alpha.data();
-#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
-  for (int i = range.begin; i < range.end; ++i) {
-    const Vec<Dim> xi = x[i];
-    const double ai = a[i], ali = al[i];
-    Vec<Dim> sum = Vec<Dim>::Zero();
-    for (std::int64_t b = offset[i]; b < offset[i + 1]; ++b) {
-      const double wb = w[b];
-      if (wb == 0.0) continue;
-      const int j = neighbor[b];
-      const Vec<Dim> y = x[j] - xi;
-      const double r = y.norm();
-      const double l = length[b];
-      const double t = (ai + a[j]) * l + (ali + al[j]) * (r - l);  // t_ij + t_ji
-      sum += (wb * t / r) * y;
+  for_each_block<int>(range.begin, range.end, worth_threads(bond_work(bonds, range)), [&](int first, int last) {
+    for (int i = first; i < last; ++i) {
+      const Vec<Dim> xi = x[i];
+      const double ai = a[i], ali = al[i];
+      Vec<Dim> sum = Vec<Dim>::Zero();
+      for (std::int64_t b = offset[i]; b < offset[i + 1]; ++b) {
+        const double wb = w[b];
+        if (wb == 0.0) continue;
+        const int j = neighbor[b];
+        const Vec<Dim> y = x[j] - xi;
+        const double r = y.norm();
+        const double l = length[b];
+        const double t = (ai + a[j]) * l + (ali + al[j]) * (r - l);  // t_ij + t_ji
+        sum += (wb * t / r) * y;
+      }
+      force[i] += volume[i] * sum;
     }
-    force[i] += volume[i] * sum;
-  }
+  });
 }
 
 template <int Dim>
@@ -104,19 +108,20 @@ void lps_point_energy(PointRange range, double bulk_modulus, std::span<const Vec
                       std::span<const double> volume, const BondFamilies& bonds,
                       std::span<const double> weight, std::span<const double> dilatation,
                       std::span<const double> alpha, std::span<double> energy) {
-#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
-  for (int i = range.begin; i < range.end; ++i) {
-    const double theta = dilatation[i];
-    double deviatoric = 0.0;
-    for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
-      if (weight[b] == 0.0) continue;
-      const double l = bonds.reference_length[b];
-      const double e = (position[bonds.neighbor[b]] - position[i]).norm() - l;
-      const double ed = e - theta * l / Dim;
-      deviatoric += weight[b] * ed * ed;
+  for_each_block<int>(range.begin, range.end, worth_threads(bond_work(bonds, range)), [&](int first, int last) {
+    for (int i = first; i < last; ++i) {
+      const double theta = dilatation[i];
+      double deviatoric = 0.0;
+      for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
+        if (weight[b] == 0.0) continue;
+        const double l = bonds.reference_length[b];
+        const double e = (position[bonds.neighbor[b]] - position[i]).norm() - l;
+        const double ed = e - theta * l / Dim;
+        deviatoric += weight[b] * ed * ed;
+      }
+      energy[i] = volume[i] * (0.5 * bulk_modulus * theta * theta + 0.5 * alpha[i] * deviatoric);
     }
-    energy[i] = volume[i] * (0.5 * bulk_modulus * theta * theta + 0.5 * alpha[i] * deviatoric);
-  }
+  });
 }
 
 template <int Dim>

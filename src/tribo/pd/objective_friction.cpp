@@ -46,34 +46,35 @@ void ObjectiveFriction<Dim>::compute_velocity_fields(std::span<const Vec<Dim>> y
   moment_.assign(slots, Mat<Dim>::Zero());
   resultant_.assign(slots, Vec<Dim>::Zero());
   has_field_.assign(slots, 0);
-#pragma omp parallel for schedule(static) if (worth_threads(std::int64_t{64} * slots))
-  for (int s = 0; s < slots; ++s) {
-    const int p = point_[s];
-    const Vec<Dim> trial_p = v[p] + (dt / mass[p]) * f[p];
-    Mat<Dim> shape = Mat<Dim>::Zero(), rate = Mat<Dim>::Zero(), trial = Mat<Dim>::Zero();
-    Mat<Dim> mobility = Mat<Dim>::Zero();
-    Vec<Dim> family_sum = Vec<Dim>::Zero();
-    for (std::int64_t b = bonds.begin(p); b < bonds.end(p); ++b) {
-      if (bond_weight[b] == 0.0) continue;
-      const int q = bonds.neighbor[b];
-      const double w = bonds.neighbor_volume(b);
-      const Vec<Dim> dy = y[q] - y[p];
-      shape.noalias() += w * dy * dy.transpose();
-      rate.noalias() += w * (v[q] - v[p]) * dy.transpose();
-      trial.noalias() += w * (v[q] + (dt / mass[q]) * f[q] - trial_p) * dy.transpose();
-      mobility.noalias() += (w * w / mass[q]) * dy * dy.transpose();
-      family_sum += w * dy;
+  for_each_block<int>(0, slots, worth_threads(std::int64_t{64} * slots), [&](int first, int last) {
+    for (int s = first; s < last; ++s) {
+      const int p = point_[s];
+      const Vec<Dim> trial_p = v[p] + (dt / mass[p]) * f[p];
+      Mat<Dim> shape = Mat<Dim>::Zero(), rate = Mat<Dim>::Zero(), trial = Mat<Dim>::Zero();
+      Mat<Dim> mobility = Mat<Dim>::Zero();
+      Vec<Dim> family_sum = Vec<Dim>::Zero();
+      for (std::int64_t b = bonds.begin(p); b < bonds.end(p); ++b) {
+        if (bond_weight[b] == 0.0) continue;
+        const int q = bonds.neighbor[b];
+        const double w = bonds.neighbor_volume(b);
+        const Vec<Dim> dy = y[q] - y[p];
+        shape.noalias() += w * dy * dy.transpose();
+        rate.noalias() += w * (v[q] - v[p]) * dy.transpose();
+        trial.noalias() += w * (v[q] + (dt / mass[q]) * f[q] - trial_p) * dy.transpose();
+        mobility.noalias() += (w * w / mass[q]) * dy * dy.transpose();
+        family_sum += w * dy;
+      }
+      trial_velocity_[s] = trial_p;
+      mobility_[s] = mobility;
+      family_sum_[s] = family_sum;
+      const double mean = shape.trace() / Dim;
+      if (!(mean > 0.0) || !(shape.determinant() > singular_shape * std::pow(mean, Dim))) continue;
+      inverse_shape_[s] = shape.inverse();
+      gradient_[s] = rate * inverse_shape_[s];
+      trial_gradient_[s] = trial * inverse_shape_[s];
+      has_field_[s] = 1;
     }
-    trial_velocity_[s] = trial_p;
-    mobility_[s] = mobility;
-    family_sum_[s] = family_sum;
-    const double mean = shape.trace() / Dim;
-    if (!(mean > 0.0) || !(shape.determinant() > singular_shape * std::pow(mean, Dim))) continue;
-    inverse_shape_[s] = shape.inverse();
-    gradient_[s] = rate * inverse_shape_[s];
-    trial_gradient_[s] = trial * inverse_shape_[s];
-    has_field_[s] = 1;
-  }
+  });
 }
 
 template <int Dim>

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -511,9 +512,10 @@ void PdSimulation<Dim>::add_external_forces(double t) {
   const Vec<Dim> g = ramp * from_vec3<Dim>(spec_.gravity);
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Rigid) continue;
-#pragma omp parallel for schedule(static) if (worth_threads(body.points.size()))
-    for (int i = body.points.begin; i < body.points.end; ++i)
-      force_[i] += particles_.mass[i] * g + applied_force_[i];
+    for_each_block<int>(body.points.begin, body.points.end, worth_threads(body.points.size()), [&](int first, int last) {
+      for (int i = first; i < last; ++i)
+        force_[i] += particles_.mass[i] * g + applied_force_[i];
+    });
   }
 }
 
@@ -526,10 +528,11 @@ void PdSimulation<Dim>::first_half_kick() {
   const double keep = 1.0 - spec_.pd.damping * half;
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Rigid) continue;
-#pragma omp parallel for schedule(static) if (worth_threads(body.points.size()))
-    for (int i = body.points.begin; i < body.points.end; ++i)
-      particles_.velocity[i] =
-          keep * particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i];
+    for_each_block<int>(body.points.begin, body.points.end, worth_threads(body.points.size()), [&](int first, int last) {
+      for (int i = first; i < last; ++i)
+        particles_.velocity[i] =
+            keep * particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i];
+    });
   }
 }
 
@@ -539,10 +542,11 @@ void PdSimulation<Dim>::second_half_kick() {
   const double scale = 1.0 / (1.0 + spec_.pd.damping * half);
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Rigid) continue;
-#pragma omp parallel for schedule(static) if (worth_threads(body.points.size()))
-    for (int i = body.points.begin; i < body.points.end; ++i)
-      particles_.velocity[i] =
-          scale * (particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i]);
+    for_each_block<int>(body.points.begin, body.points.end, worth_threads(body.points.size()), [&](int first, int last) {
+      for (int i = first; i < last; ++i)
+        particles_.velocity[i] =
+            scale * (particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i]);
+    });
   }
 }
 
@@ -550,9 +554,10 @@ template <int Dim>
 void PdSimulation<Dim>::drift() {
   for (const BodyModel& body : body_models_) {
     if (body.model == MaterialModel::Rigid) continue;
-#pragma omp parallel for schedule(static) if (worth_threads(body.points.size()))
-    for (int i = body.points.begin; i < body.points.end; ++i)
-      particles_.position[i] += dt_ * particles_.velocity[i];
+    for_each_block<int>(body.points.begin, body.points.end, worth_threads(body.points.size()), [&](int first, int last) {
+      for (int i = first; i < last; ++i)
+        particles_.position[i] += dt_ * particles_.velocity[i];
+    });
   }
 }
 
@@ -584,9 +589,10 @@ Vec<Dim> PdSimulation<Dim>::apply_velocity_conditions() {
 template <int Dim>
 void PdSimulation<Dim>::update_damage() {
   const int n = static_cast<int>(particles_.size());
-#pragma omp parallel for schedule(static) if (worth_threads(n))
-  for (int i = 0; i < n; ++i)
-    particles_.damage[i] = family_volume_[i] > 0.0 ? broken_volume_[i] / family_volume_[i] : 0.0;
+  for_each_block<int>(0, n, worth_threads(n), [&](int first, int last) {
+    for (int i = first; i < last; ++i)
+      particles_.damage[i] = family_volume_[i] > 0.0 ? broken_volume_[i] / family_volume_[i] : 0.0;
+  });
 }
 
 template <int Dim>
@@ -671,11 +677,18 @@ std::vector<SurfaceMesh> PdSimulation<Dim>::surfaces() const {
 template <int Dim>
 void PdSimulation<Dim>::check_health() const {
   const int n = static_cast<int>(particles_.size());
-  int bad = n;
-#pragma omp parallel for schedule(static) reduction(min : bad) if (worth_threads(n))
-  for (int i = 0; i < n; ++i)
-    if (owns(i) && (!particles_.position[i].allFinite() || !particles_.velocity[i].allFinite()))
-      bad = std::min(bad, i);
+  // The lowest bad index: each block's first, the least of them kept.
+  std::atomic<int> lowest{n};
+  for_each_block<int>(0, n, worth_threads(n), [&](int first, int last) {
+    for (int i = first; i < last; ++i)
+      if (owns(i) && (!particles_.position[i].allFinite() || !particles_.velocity[i].allFinite())) {
+        int seen = lowest.load();
+        while (i < seen && !lowest.compare_exchange_weak(seen, i)) {
+        }
+        break;
+      }
+  });
+  const int bad = lowest.load();
   // Across processes every process throws the same message, for the lowest lattice index.
   double point = bad < n ? static_cast<double>(distributed() ? global_id_[bad] : bad)
                          : std::numeric_limits<double>::infinity();

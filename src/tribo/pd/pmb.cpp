@@ -13,13 +13,14 @@ namespace tribo::pd {
 
 void pmb_bond_weights(PointRange range, double micromodulus, const BondFamilies& bonds,
                       std::span<const double> bond_factor, std::span<double> weight) {
-#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
-  for (int i = range.begin; i < range.end; ++i) {
-    for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
-      const double lambda = bond_factor.empty() ? 1.0 : bond_factor[b];
-      weight[b] = micromodulus * lambda * bonds.neighbor_volume(b) / bonds.reference_length[b];
+  for_each_block<int>(range.begin, range.end, worth_threads(bond_work(bonds, range)), [&](int first, int last) {
+    for (int i = first; i < last; ++i) {
+      for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
+        const double lambda = bond_factor.empty() ? 1.0 : bond_factor[b];
+        weight[b] = micromodulus * lambda * bonds.neighbor_volume(b) / bonds.reference_length[b];
+      }
     }
-  }
+  });
 }
 
 namespace {
@@ -58,18 +59,15 @@ template <int Dim>
 
 }  // namespace
 
+// The bond forces of points [first, last): add_pmb_forces()'s loop as a function of its own, whose
+// arrays are its parameters (read through a lambda's captures, the loop ran 10% slower).
 template <int Dim>
-void add_pmb_forces(PointRange range, double stretch_limit, std::span<const Vec<Dim>> position,
-                    std::span<const double> volume, const BondFamilies& bonds,
-                    std::span<double> weight, std::span<double> broken_volume,
-                    std::span<Vec<Dim>> force) {
+void add_pmb_forces_of(int first, int last, double stretch_limit, const Vec<Dim>* x, const double* volume,
+                       const BondFamilies& bonds, double* w, double* broken_volume, Vec<Dim>* force) {
   const std::int64_t* offset = bonds.offset.data();
   const std::int32_t* neighbor = bonds.neighbor.data();
   const double* length = bonds.reference_length.data();
-  const Vec<Dim>* x = position.data();
-  double* w = weight.data();
-#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
-  for (int i = range.begin; i < range.end; ++i) {
+  for (int i = first; i < last; ++i) {
     const Vec<Dim> xi = x[i];
     Vec<Dim> sum = Vec<Dim>::Zero();
     double& broken = broken_volume[i];
@@ -99,21 +97,33 @@ void add_pmb_forces(PointRange range, double stretch_limit, std::span<const Vec<
 }
 
 template <int Dim>
+void add_pmb_forces(PointRange range, double stretch_limit, std::span<const Vec<Dim>> position,
+                    std::span<const double> volume, const BondFamilies& bonds,
+                    std::span<double> weight, std::span<double> broken_volume,
+                    std::span<Vec<Dim>> force) {
+  for_each_block<int>(range.begin, range.end, worth_threads(bond_work(bonds, range)), [&](int first, int last) {
+    add_pmb_forces_of<Dim>(first, last, stretch_limit, position.data(), volume.data(), bonds, weight.data(),
+                           broken_volume.data(), force.data());
+  });
+}
+
+template <int Dim>
 void pmb_point_energy(PointRange range, std::span<const Vec<Dim>> position,
                       std::span<const double> volume, const BondFamilies& bonds,
                       std::span<const double> weight, std::span<double> energy) {
-#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
-  for (int i = range.begin; i < range.end; ++i) {
-    double e = 0.0;
-    for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
-      if (weight[b] == 0.0) continue;
-      const double stretch =
-          (position[bonds.neighbor[b]] - position[i]).norm() - bonds.reference_length[b];
-      // (1/4) c lambda s^2 |xi| beta V_j V_i = (1/4) w (|Y| - |xi|)^2 V_i
-      e += 0.25 * weight[b] * stretch * stretch;
+  for_each_block<int>(range.begin, range.end, worth_threads(bond_work(bonds, range)), [&](int first, int last) {
+    for (int i = first; i < last; ++i) {
+      double e = 0.0;
+      for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
+        if (weight[b] == 0.0) continue;
+        const double stretch =
+            (position[bonds.neighbor[b]] - position[i]).norm() - bonds.reference_length[b];
+        // (1/4) c lambda s^2 |xi| beta V_j V_i = (1/4) w (|Y| - |xi|)^2 V_i
+        e += 0.25 * weight[b] * stretch * stretch;
+      }
+      energy[i] = e * volume[i];
     }
-    energy[i] = e * volume[i];
-  }
+  });
 }
 
 template <int Dim>

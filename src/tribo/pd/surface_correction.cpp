@@ -25,39 +25,41 @@ template <int Dim>
 void axial_energy_factors(PointRange range, std::span<const Vec<Dim>> reference_position,
                           const BondFamilies& bonds, int power, double poisson,
                           double full_integral, std::span<double> correction) {
-#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
-  for (int i = range.begin; i < range.end; ++i) {
-    Vec<Dim> sum = Vec<Dim>::Zero();
-    for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
-      const Vec<Dim> xi = reference_position[bonds.neighbor[b]] - reference_position[i];
-      const double l = bonds.reference_length[b];
-      // Stretch per unit zeta of the uniaxial stress state along each axis.
-      const Vec<Dim> s = ((1.0 + poisson) * (xi / l).array().square() - poisson).matrix();
-      sum += (std::pow(l, power) * bonds.neighbor_volume(b)) * s.cwiseProduct(s);
+  for_each_block<int>(range.begin, range.end, worth_threads(bond_work(bonds, range)), [&](int first, int last) {
+    for (int i = first; i < last; ++i) {
+      Vec<Dim> sum = Vec<Dim>::Zero();
+      for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
+        const Vec<Dim> xi = reference_position[bonds.neighbor[b]] - reference_position[i];
+        const double l = bonds.reference_length[b];
+        // Stretch per unit zeta of the uniaxial stress state along each axis.
+        const Vec<Dim> s = ((1.0 + poisson) * (xi / l).array().square() - poisson).matrix();
+        sum += (std::pow(l, power) * bonds.neighbor_volume(b)) * s.cwiseProduct(s);
+      }
+      for (int d = 0; d < Dim; ++d)
+        correction[Dim * i + d] = sum[d] > 0.0 ? full_integral / sum[d] : 1.0;
     }
-    for (int d = 0; d < Dim; ++d)
-      correction[Dim * i + d] = sum[d] > 0.0 ? full_integral / sum[d] : 1.0;
-  }
+  });
 }
 
 template <int Dim>
 void bond_correction_factors(PointRange range, std::span<const Vec<Dim>> reference_position,
                              const BondFamilies& bonds, std::span<const double> correction,
                              std::span<double> bond_factor) {
-#pragma omp parallel for schedule(static) if (worth_threads(bond_work(bonds, range)))
-  for (int i = range.begin; i < range.end; ++i) {
-    for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
-      const int j = bonds.neighbor[b];
-      const Vec<Dim> n =
-          (reference_position[j] - reference_position[i]) / bonds.reference_length[b];
-      double s = 0.0;
-      for (int d = 0; d < Dim; ++d) {
-        const double g = 0.5 * (correction[Dim * i + d] + correction[Dim * j + d]);
-        s += n[d] * n[d] / (g * g);
+  for_each_block<int>(range.begin, range.end, worth_threads(bond_work(bonds, range)), [&](int first, int last) {
+    for (int i = first; i < last; ++i) {
+      for (std::int64_t b = bonds.begin(i); b < bonds.end(i); ++b) {
+        const int j = bonds.neighbor[b];
+        const Vec<Dim> n =
+            (reference_position[j] - reference_position[i]) / bonds.reference_length[b];
+        double s = 0.0;
+        for (int d = 0; d < Dim; ++d) {
+          const double g = 0.5 * (correction[Dim * i + d] + correction[Dim * j + d]);
+          s += n[d] * n[d] / (g * g);
+        }
+        bond_factor[b] = 1.0 / std::sqrt(s);
       }
-      bond_factor[b] = 1.0 / std::sqrt(s);
     }
-  }
+  });
 }
 
 template double full_horizon_axial_integral<2>(double, double, int, double);
