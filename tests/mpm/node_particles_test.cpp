@@ -68,5 +68,28 @@ TEST(NodeParticles, ADeformableFieldAgainstARigidOneListsNothing) {
   }
 }
 
+TEST(NodeParticles, ARangeOfNodesListsAsTheWholeGridWithinIt) {
+  // MpmSimulation passes the step's active nodes (the rows its particles reach). Built again over
+  // the rows 0..2 (nodes 0..11) after a build over every node, with the far particle gone, the
+  // shared node lists the same two particles with the same weights, and the running offsets end
+  // at the range's last node. Nothing outside the range is read (it may hold the last build's).
+  TwoFields setup;
+  NodeParticles<2> around;
+  around.build<LinearShape>(setup.grid, setup.nodes, setup.particles, setup.field, 0.0, 0.0, {}, {}, {false, false});
+  setup.particles.position.pop_back();
+  setup.field.pop_back();
+  const long last = setup.grid.node_index(IVec<2>(0, 3));  // the first node of row 3
+  around.build<LinearShape>(setup.grid, setup.nodes, setup.particles, setup.field, 0.0, 0.0, {}, {}, {false, false},
+                            0, last);
+  const long n = setup.shared;
+  ASSERT_EQ(around.offset[n + 1] - around.offset[n], 2);
+  EXPECT_EQ(around.field[around.offset[n]], 0);
+  EXPECT_EQ(around.field[around.offset[n] + 1], 1);
+  EXPECT_NEAR(around.weight[around.offset[n]], 0.75 * 0.75, 1e-15);
+  EXPECT_NEAR(around.weight[around.offset[n] + 1], 0.6 * 0.9, 1e-15);
+  EXPECT_EQ(around.offset[last], 2);
+  for (long m = 0; m < last; ++m) EXPECT_EQ(around.contact_node[m] != 0, m == n) << "node " << m;
+}
+
 }  // namespace
 }  // namespace tribo::mpm
