@@ -256,8 +256,8 @@ TEST(PolarRotation, IsTheRotationWhoseStretchIsSymmetricPositiveDefinite3D) {
   // F = Q U with U symmetric positive definite: the iteration must return Q whatever det F is, on
   // both sides of its scaling's switch (|det - 1| < 0.5 by a tangent and a Newton step, std::cbrt
   // beyond), including a volume change of 1e-9 (the near-rigid start of every run). Tolerance:
-  // the iteration stops at a change below 1e-15 per entry; 1e-12 is that with the condition
-  // number of the stretches below (at most ~40).
+  // the iteration stops at a change below 1e-9 per entry, which quadratic convergence turns into
+  // ~1e-18; 1e-12 is round-off with the condition number of the stretches below (at most ~40).
   const Mat3 Q = rotation(0.7, Vec3(1.0, -2.0, 0.5));
   for (const Vec3& principal : {Vec3(1.0 + 1e-9, 1.0, 1.0), Vec3(1.001, 0.999, 1.0002),
                                 Vec3(1.2, 0.9, 1.05), Vec3(1.3, 1.3, 1.3), Vec3(0.7, 0.8, 0.9),

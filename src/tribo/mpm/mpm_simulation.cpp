@@ -350,12 +350,16 @@ class MpmSimulation final : public Simulation<Dim> {
   // particle a later pass visits was scattered (the skips below are supersets of the scatter's).
   // Rebuilt every step after the sort: not state, never permuted.
   std::vector<StencilFactors<Dim>> stencil_;
-  // The nodes the step's particles reach (reached_nodes()); every node loop of the step runs over
-  // them only. Outside them the summed arrays (mass, momenta, forces, contact arrays) are zero and
-  // the others (1/m, the FLIP base, the start momenta, shared_node_) are not read. touched_nodes_
-  // spans every range written since the last completed step, which the next clear covers (a step
-  // that throws leaves its arrays written). A body on a long floor reaches the floor's rows only:
-  // on examples/incline.yaml a third of the grid's.
+  // The nodes the step's particles reach (reached_nodes()). The per-step node loops (clear, 1/m,
+  // the FLIP base and start copies, the momentum update, the shared-node screen, MUSL's zeroing,
+  // the boundary conditions, the regression neighbourhoods) run over them only; outside them the
+  // summed arrays (mass, momenta, forces, contact arrays) are zero and the others (1/m, the FLIP
+  // base, the start momenta, shared_node_) are not read. Some passes still walk the whole grid and
+  // rely on those zeros: the contact pass without a candidate list (slip at the surface), the
+  // moments' centring, node_field_dust() and the still rigid image's record. Hence touched_nodes_:
+  // it spans every range written since the last completed step, and the clear covers it (a range
+  // that shrinks, or a step that throws, leaves no sum behind). A body on a long floor reaches the
+  // floor's rows only: on examples/incline.yaml a third of the grid's.
   NodeRange active_nodes_, touched_nodes_;
   std::vector<char> shared_node_;  // per node, of the step: two fields or more hold mass there
   // Those nodes, ascending, for the contact passes (valid for the step when contact_nodes_listed_).

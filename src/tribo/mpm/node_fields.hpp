@@ -75,7 +75,7 @@ struct NodeFields {
   // Zeroes the entries of the nodes in `range` (every entry the scatter wrote, when the range
   // holds them: MpmSimulation's touched nodes).
   void clear(NodeRange range) {
-    // One parallel pass over the entries (first touch by the threads that will scatter to them).
+    // One parallel pass over the entries, split as the node loops that follow split them.
     const long first = range.begin * fields, last = range.end * fields;
     const unsigned contact = with_contact_data ? contact_data : 0;
 #pragma omp parallel for schedule(static)

@@ -87,8 +87,10 @@ struct NodeParticles {
     candidate_.resize(all);
     const long count = static_cast<long>(all);
 #pragma omp parallel for schedule(static)
-    for (long p = 0; p < count; ++p)
-      candidate_[static_cast<std::size_t>(p)] = reaches_contact_node<Shape>(grid, position(static_cast<std::size_t>(p)), half_width);
+    for (long p = 0; p < count; ++p) {
+      const std::size_t q = static_cast<std::size_t>(p);
+      candidate_[q] = reaches_contact_node<Shape>(grid, position(q), half_width);
+    }
     for (std::size_t p = 0; p < all; ++p)
       if (candidate_[p])
         for_each_node_inside<Shape>(grid, position(p), half_width, [&](long n, double) { ++offset[n + 1]; });

@@ -49,7 +49,8 @@ class ObjectiveFriction {
   Vec<Dim> trial_velocity_at(int s, const Vec<Dim>& x, std::span<const Vec<Dim>> position) const;
   // sum_q phi_q^2 / m_q (1/kg): the inverse of the body's effective mass at x for a force spread
   // by the weights phi (its velocity there changes by F dt times this).
-  // From the per-slot sums of compute_velocity_fields(): no pass over the family.
+  // From the per-slot sums of compute_velocity_fields(), so `position` and `mass` must be the ones
+  // given to it (and the bonds as they were then): no pass over the family.
   double inverse_mass_at(int s, const Vec<Dim>& x, std::span<const Vec<Dim>> position,
                          std::span<const double> mass) const;
   // Records a force F applied to p's body at x.

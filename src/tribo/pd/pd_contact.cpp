@@ -527,12 +527,8 @@ void PdContact<Dim>::add_objective_friction(const ContactState<Dim>& state,
     const double trial_speed = trial.norm();
     // The stick force of the two bodies' effective masses at xc, shared among the pairs.
     double inverse_mass = 0.0;
-    if (sp >= 0)
-      inverse_mass +=
-          objective_.inverse_mass_at(sp, xc, y, state.mass);
-    if (si >= 0)
-      inverse_mass +=
-          objective_.inverse_mass_at(si, xc, y, state.mass);
+    if (sp >= 0) inverse_mass += objective_.inverse_mass_at(sp, xc, y, state.mass);
+    if (si >= 0) inverse_mass += objective_.inverse_mass_at(si, xc, y, state.mass);
     const double rate = share(k) / (inverse_mass * state.dt);  // stick force per slip speed
     const FrictionLaw law = pair_law(k);
     const double magnitude =

@@ -57,8 +57,6 @@ template <int Dim>
   return true;
 }
 
-}  // namespace
-
 // The bond forces of points [first, last): add_pmb_forces()'s loop as a function of its own, whose
 // arrays are its parameters (read through a lambda's captures, the loop ran 10% slower).
 template <int Dim>
@@ -95,6 +93,8 @@ void add_pmb_forces_of(int first, int last, double stretch_limit, const Vec<Dim>
     force[i] += volume[i] * sum;
   }
 }
+
+}  // namespace
 
 template <int Dim>
 void add_pmb_forces(PointRange range, double stretch_limit, std::span<const Vec<Dim>> position,

@@ -65,11 +65,13 @@ using testing::box_shape;
 using testing::elastic_material;
 
 // A body thrown up the last axis rises 12 cells, stops and falls back 28 (issue 17's node loops
-// run over the node rows the particles reach, and the clear covers the rows left since the last
-// step). Rows it left on the way up are reached again on the way down: any sum left there, on any
-// array the scatter adds into (MUSL's swapped momenta included), would give those nodes the wrong
-// mass or momentum and bend the flight. Reference: y0 + v0 t - g t^2 / 2, which the midpoint move
-// follows to round-off (1e-9 relative: round-off over 5000 steps; a stale sum is O(1)).
+// run over the node rows the particles reach, a range that moves every step). Every row the body
+// reaches must be cleared before the scatter and covered by 1/m, the FLIP base and the momentum
+// update; a row missed on its way (a range one row short, or taken before the particles moved)
+// would keep an old sum or miss its inverse mass and bend the flight. Reference: y0 + v0 t - g t^2
+// / 2, which the midpoint move follows to round-off (1e-9 relative: round-off over 5000 steps; a
+// stale sum is O(1)). What this cannot see: sums left in rows no particle reaches again, which only
+// the passes over the whole grid read (the clear's hull over touched_nodes_ keeps those zero).
 // A second body of another material flies the same parabola at the other end of the grid's x: two
 // fields, so the contact arrays are filled too; the bodies never come near each other.
 void check_thrown_body(UpdateScheme scheme, TransferScheme transfer) {
