@@ -246,11 +246,6 @@ TEST(NeoHookean, SmallStrainLimitIsLinearElasticity) {
   EXPECT_LT((sigma - linear).norm(), 1e-4 * linear.norm());
 }
 
-}  // namespace
-}  // namespace tribo::mpm
-
-namespace tribo::mpm {
-namespace {
 
 TEST(PolarRotation, IsTheRotationWhoseStretchIsSymmetricPositiveDefinite3D) {
   // F = Q U with U symmetric positive definite: the iteration must return Q whatever det F is, on

@@ -108,11 +108,6 @@ TEST(ScatterPartition, BinsInTheSameOrderOnAnyNumberOfThreads) {
   }
 }
 
-}  // namespace
-}  // namespace tribo::mpm
-
-namespace tribo::mpm {
-namespace {
 
 // reached_node_rows() bounds the node loops of a step (MpmSimulation's active nodes): it must hold
 // every node row any binned particle's stencil touches. Reference: the stencils, computed directly,

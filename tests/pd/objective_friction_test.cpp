@@ -44,6 +44,15 @@ Patch patch(const Mat3& gradient, const Vec3& translation) {
   return p;
 }
 
+// Point 0 of the patch as the model's only contact point, its fields computed with forces f and
+// dt = 1 ms; returns its slot.
+int fit_point_zero(ObjectiveFriction<3>& model, const Patch& p, const std::vector<Vec3>& f) {
+  model.begin(static_cast<int>(p.y.size()));
+  const int s = model.slot(0);
+  model.compute_velocity_fields(p.y, p.v, f, p.mass, 1e-3, p.bonds, p.weight);
+  return s;
+}
+
 TEST(ObjectiveFriction, ExtrapolatesALinearVelocityFieldExactly) {
   // v = c + L y: a rigid rotation (L skew) and a stretch; the nonlocal gradient recovers L
   // (its quadrature is exact for linear fields), so v at any x is c + L x to round-off.
@@ -51,10 +60,7 @@ TEST(ObjectiveFriction, ExtrapolatesALinearVelocityFieldExactly) {
   L << 0.0, -3.0, 2.0, 3.0, 0.0, -1.0, -2.0, 1.0, 0.5;
   Patch p = patch(L, Vec3(1.0, -2.0, 0.5));
   ObjectiveFriction<3> model;
-  model.begin(static_cast<int>(p.y.size()));
-  const int s = model.slot(0);
-  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass, 1e-3,
-                                p.bonds, p.weight);
+  const int s = fit_point_zero(model, p, std::vector<Vec3>(p.y.size(), Vec3::Zero()));
   ASSERT_TRUE(model.has_field(s));
   const Vec3 x(0.3, 0.6, -0.45);
   const Vec3 expected = Vec3(1.0, -2.0, 0.5) + L * x;
@@ -70,9 +76,7 @@ TEST(ObjectiveFriction, TheTrialFieldAddsTheOtherForcesImpulse) {
   std::vector<Vec3> f;
   for (double m : p.mass) f.push_back(m * a);
   ObjectiveFriction<3> model;
-  model.begin(static_cast<int>(p.y.size()));
-  const int s = model.slot(0);
-  model.compute_velocity_fields(p.y, p.v, f, p.mass, 1e-3, p.bonds, p.weight);
+  const int s = fit_point_zero(model, p, f);
   EXPECT_NEAR((model.trial_velocity_at(s, Vec3(0.4, -0.2, 0.5), p.y) - 1e-3 * a).norm(), 0.0,
               1e-15);
 }
@@ -80,10 +84,7 @@ TEST(ObjectiveFriction, TheTrialFieldAddsTheOtherForcesImpulse) {
 TEST(ObjectiveFriction, SpreadsAForceWithItsResultantAndItsMomentAboutTheApplicationPoint) {
   Patch p = patch(Mat3::Zero(), Vec3::Zero());
   ObjectiveFriction<3> model;
-  model.begin(static_cast<int>(p.y.size()));
-  const int s = model.slot(0);
-  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass, 1e-3,
-                                p.bonds, p.weight);
+  const int s = fit_point_zero(model, p, std::vector<Vec3>(p.y.size(), Vec3::Zero()));
   const Vec3 F1(0.2, -1.0, 0.3), x1(0.4, 0.1, -0.5), F2(-0.5, 0.1, 0.0), x2(-0.2, 0.45, 0.1);
   model.apply(s, F1, x1, p.y);
   model.apply(s, F2, x2, p.y);
@@ -119,10 +120,7 @@ TEST(ObjectiveFriction, TheEffectiveMassIsTheSumOfTheSquaredSpreadWeightsOverThe
   for (std::size_t q = 0; q < p.mass.size(); ++q) p.mass[q] = 1.0 + 0.05 * static_cast<double>(q);
   p.weight[7] = 0.0;
   ObjectiveFriction<3> model;
-  model.begin(static_cast<int>(p.y.size()));
-  const int s = model.slot(0);
-  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass, 1e-3,
-                                p.bonds, p.weight);
+  const int s = fit_point_zero(model, p, std::vector<Vec3>(p.y.size(), Vec3::Zero()));
   ASSERT_TRUE(model.has_field(s));
   Mat3 K = Mat3::Zero();
   for (std::int64_t b = p.bonds.begin(0); b < p.bonds.end(0); ++b) {
@@ -154,10 +152,7 @@ TEST(ObjectiveFriction, APointWhoseIntactBondsSpanOnlyALineGetsNoVelocityField) 
   p.y[2] = Vec3(-1, 0, 0);
   p.weight[0] = p.weight[1] = 1.0;
   ObjectiveFriction<3> model;
-  model.begin(static_cast<int>(p.y.size()));
-  const int s = model.slot(0);
-  model.compute_velocity_fields(p.y, p.v, std::vector<Vec3>(p.y.size(), Vec3::Zero()), p.mass, 1e-3,
-                                p.bonds, p.weight);
+  const int s = fit_point_zero(model, p, std::vector<Vec3>(p.y.size(), Vec3::Zero()));
   EXPECT_FALSE(model.has_field(s));
 }
 

@@ -113,11 +113,12 @@ struct NodeParticles {
   }
 
  private:
-  // fn(node, weight) for the contact nodes of x's stencil with a positive weight, in the order and
-  // with the products of Stencil::compute(). A ghost near the edge of this process's sub-grid has
-  // stencil nodes beyond it: those are skipped (a flat index would wrap onto another node).
-  template <class Shape, class Fn>
-  void for_each_node_inside(const Grid<Dim>& grid, const Vec<Dim>& x, double half_width, Fn&& fn) const {
+  // visit(node, weight) for the nodes of x's stencil inside the grid, in the order and with the
+  // products of Stencil::compute(), until visit returns true; returns whether it did. A ghost near
+  // the edge of this process's sub-grid has stencil nodes beyond it: those are skipped (a flat
+  // index would wrap onto another node).
+  template <class Shape, class Visit>
+  static bool walk_stencil(const Grid<Dim>& grid, const Vec<Dim>& x, double half_width, Visit&& visit) {
     constexpr int S = Shape::support;
     constexpr int size = stencil_size<Dim, S>();
     int base[Dim];
@@ -135,33 +136,25 @@ struct NodeParticles {
         inside = inside && ijk[d] >= 0 && ijk[d] < grid.nodes[d];
         value *= w[d][k];
       }
-      if (!inside) continue;
-      const long node = grid.node_index(ijk);
-      if (contact_node[node] && value > 0.0) fn(node, value);
+      if (inside && visit(grid.node_index(ijk), value)) return true;
     }
+    return false;
+  }
+
+  // fn(node, weight) for the contact nodes of x's stencil with a positive weight.
+  template <class Shape, class Fn>
+  void for_each_node_inside(const Grid<Dim>& grid, const Vec<Dim>& x, double half_width, Fn&& fn) const {
+    walk_stencil<Shape>(grid, x, half_width, [&](long node, double value) {
+      if (contact_node[node] && value > 0.0) fn(node, value);
+      return false;
+    });
   }
 
   // Whether a contact node lies in x's stencil (a superset of the nodes for_each_node_inside()
   // gives: the weight is not looked at).
   template <class Shape>
   bool reaches_contact_node(const Grid<Dim>& grid, const Vec<Dim>& x, double half_width) const {
-    constexpr int S = Shape::support;
-    constexpr int size = stencil_size<Dim, S>();
-    int base[Dim];
-    double w[Dim][S], dw[Dim][S];
-    for (int d = 0; d < Dim; ++d) base[d] = Shape::weights(grid.coordinate(x[d], d), half_width, w[d], dw[d]);
-    for (int n = 0; n < size; ++n) {
-      int rest = n;
-      IVec<Dim> ijk;
-      bool inside = true;
-      for (int d = 0; d < Dim; ++d) {
-        ijk[d] = base[d] + rest % S;
-        rest /= S;
-        inside = inside && ijk[d] >= 0 && ijk[d] < grid.nodes[d];
-      }
-      if (inside && contact_node[grid.node_index(ijk)]) return true;
-    }
-    return false;
+    return walk_stencil<Shape>(grid, x, half_width, [&](long node, double) { return contact_node[node] != 0; });
   }
 
   std::vector<long> scratch_;

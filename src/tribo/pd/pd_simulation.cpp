@@ -505,18 +505,24 @@ void PdSimulation<Dim>::add_contact_forces() {
 }
 
 template <int Dim>
+template <class Update>
+void PdSimulation<Dim>::for_each_deformable_point(Update&& update) {
+  for (const BodyModel& body : body_models_) {
+    if (body.model == MaterialModel::Rigid) continue;
+    for_each_block<int>(body.points.begin, body.points.end, worth_threads(body.points.size()),
+                        [&](int first, int last) {
+                          for (int i = first; i < last; ++i) update(i);
+                        });
+  }
+}
+
+template <int Dim>
 void PdSimulation<Dim>::add_external_forces(double t) {
   // The deck's gravity_ramp: gravity rises linearly from zero over that time (a load applied
   // without the dynamic overshoot of a sudden one).
   const double ramp = spec_.gravity_ramp > 0.0 ? std::min(1.0, t / spec_.gravity_ramp) : 1.0;
   const Vec<Dim> g = ramp * from_vec3<Dim>(spec_.gravity);
-  for (const BodyModel& body : body_models_) {
-    if (body.model == MaterialModel::Rigid) continue;
-    for_each_block<int>(body.points.begin, body.points.end, worth_threads(body.points.size()), [&](int first, int last) {
-      for (int i = first; i < last; ++i)
-        force_[i] += particles_.mass[i] * g + applied_force_[i];
-    });
-  }
+  for_each_deformable_point([&](int i) { force_[i] += particles_.mass[i] * g + applied_force_[i]; });
 }
 
 // Mass-proportional damping -alpha m v (dynamic relaxation) enters the kicks semi-implicitly:
@@ -526,39 +532,23 @@ template <int Dim>
 void PdSimulation<Dim>::first_half_kick() {
   const double half = 0.5 * dt_;
   const double keep = 1.0 - spec_.pd.damping * half;
-  for (const BodyModel& body : body_models_) {
-    if (body.model == MaterialModel::Rigid) continue;
-    for_each_block<int>(body.points.begin, body.points.end, worth_threads(body.points.size()), [&](int first, int last) {
-      for (int i = first; i < last; ++i)
-        particles_.velocity[i] =
-            keep * particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i];
-    });
-  }
+  for_each_deformable_point([&](int i) {
+    particles_.velocity[i] = keep * particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i];
+  });
 }
 
 template <int Dim>
 void PdSimulation<Dim>::second_half_kick() {
   const double half = 0.5 * dt_;
   const double scale = 1.0 / (1.0 + spec_.pd.damping * half);
-  for (const BodyModel& body : body_models_) {
-    if (body.model == MaterialModel::Rigid) continue;
-    for_each_block<int>(body.points.begin, body.points.end, worth_threads(body.points.size()), [&](int first, int last) {
-      for (int i = first; i < last; ++i)
-        particles_.velocity[i] =
-            scale * (particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i]);
-    });
-  }
+  for_each_deformable_point([&](int i) {
+    particles_.velocity[i] = scale * (particles_.velocity[i] + (half * inverse_mass_[i]) * force_[i]);
+  });
 }
 
 template <int Dim>
 void PdSimulation<Dim>::drift() {
-  for (const BodyModel& body : body_models_) {
-    if (body.model == MaterialModel::Rigid) continue;
-    for_each_block<int>(body.points.begin, body.points.end, worth_threads(body.points.size()), [&](int first, int last) {
-      for (int i = first; i < last; ++i)
-        particles_.position[i] += dt_ * particles_.velocity[i];
-    });
-  }
+  for_each_deformable_point([&](int i) { particles_.position[i] += dt_ * particles_.velocity[i]; });
 }
 
 template <int Dim>

@@ -136,6 +136,10 @@ class PdSimulation final : public Simulation<Dim> {
   void first_half_kick();   // v(n+1/2) = v(n) + dt/2 a(n), with damping
   void second_half_kick();  // v(n+1) = v(n+1/2) + dt/2 a(n+1), with damping
   void drift();             // x(n+1) = x(n) + dt v(n+1/2)
+  // update(i) for every point of the deformable bodies, each body's points in blocks over the
+  // threads when they are worth them (pd/parallel.hpp).
+  template <class Update>
+  void for_each_deformable_point(Update&& update);
   void move_rigid_bodies(double t);
   Vec<Dim> apply_velocity_conditions();  // returns the impulse it gave (N s)
   Vec<Dim> external_force(double t) const;

@@ -53,16 +53,6 @@ TEST(FreeFall, CentroidFollowsHalfGTSquaredIn3D) {
   check_free_fall<3>(ShapeFunctionKind::Gimp, UpdateScheme::Usl);
 }
 
-}  // namespace
-}  // namespace tribo
-
-namespace tribo {
-namespace {
-
-using testing::body;
-using testing::body_centroid;
-using testing::box_shape;
-using testing::elastic_material;
 
 // A body thrown up the last axis rises 12 cells, stops and falls back 28 (issue 17's node loops
 // run over the node rows the particles reach, a range that moves every step). Every row the body
