@@ -7,6 +7,8 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <set>
 
@@ -105,6 +107,55 @@ TEST(ScatterPartition, BinsInTheSameOrderOnAnyNumberOfThreads) {
     EXPECT_EQ(begins[0], begins[1]);
     EXPECT_EQ(begins[0], begins[2]);
     EXPECT_EQ(begins[0].back(), static_cast<long>(n));
+  }
+}
+
+
+// The threads' runs of a colour cut its particles into equal counts to within one slab (the cut
+// falls between slabs), cover the colour's slabs once, and for_each_particle visits every particle
+// once, on any number of threads. Particles crowded into one end of the grid, as two disks leave
+// the slabs at the edges empty: runs of equal slab counts would give one thread most of them.
+TEST(ScatterPartition, RunsCutEachColourAtEqualParticleCounts) {
+  const Grid<2> grid(Vec2(0, 0), Vec2(0.2, 0.3), Vec2(0.002, 0.002));  // 150 cells in y: 50 slabs
+  std::mt19937 random(3);
+  std::vector<Vec2> x(6000);
+  // Density rising with y: slab populations from a few to a few hundred.
+  for (auto& p : x) {
+    const double u = std::uniform_real_distribution<double>(0.0, 1.0)(random);
+    p = Vec2(std::uniform_real_distribution<double>(0.01, 0.19)(random), 0.01 + 0.28 * std::sqrt(u));
+  }
+  ScatterPartition<2> partition;
+  partition.allocate(grid, x.size());
+  partition.bin(grid, x);
+  for (int threads : {2, 3, 5}) {
+    for (int colour = 0; colour < 2; ++colour) {
+      const int begin = partition.colour_begin(colour), end = partition.colour_begin(colour + 1);
+      long total = 0, largest = 0;
+      for (int j = begin; j < end; ++j) {
+        const int s = partition.colour_slab(j);
+        const long count = partition.slab_begin(s + 1) - partition.slab_begin(s);
+        total += count;
+        largest = std::max(largest, count);
+      }
+      EXPECT_EQ(partition.run_start(colour, 0, threads), begin);
+      EXPECT_EQ(partition.run_start(colour, threads, threads), end);
+      for (int t = 0; t < threads; ++t) {
+        const int first = partition.run_start(colour, t, threads), last = partition.run_start(colour, t + 1, threads);
+        EXPECT_LE(first, last);
+        long count = 0;
+        for (int j = first; j < last; ++j) {
+          const int s = partition.colour_slab(j);
+          count += partition.slab_begin(s + 1) - partition.slab_begin(s);
+        }
+        // Each cut is the slab boundary nearest its target, half a slab away at most on each side.
+        EXPECT_LE(std::abs(count - total / threads), largest) << threads << " threads, colour " << colour << ", run " << t;
+      }
+    }
+    omp_set_num_threads(threads);
+    std::vector<int> visits(x.size(), 0);
+    partition.for_each_particle([&](long p) { ++visits[p]; });  // one writer per particle
+    omp_set_num_threads(1);
+    for (std::size_t p = 0; p < x.size(); ++p) ASSERT_EQ(visits[p], 1) << "particle " << p << ", " << threads << " threads";
   }
 }
 

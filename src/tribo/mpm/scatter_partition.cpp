@@ -24,6 +24,7 @@ void ScatterPartition<Dim>::allocate(const Grid<Dim>& grid, std::size_t particle
   begin_.assign(slabs_ + 1, 0);
   chunk_place_.assign(static_cast<std::size_t>(kChunks) * slabs_, 0);
   schedule_.assign(slabs_, 0);
+  before_.assign(slabs_ + 1, 0);
   colour_begin_[0] = colour_begin_[1] = colour_begin_[2] = 0;
 }
 
@@ -65,17 +66,35 @@ void ScatterPartition<Dim>::bin(const Grid<Dim>& grid, const std::vector<Vec<Dim
   // The slabs of each colour that hold particles (for_each_particle). In place: the buffer is
   // allocate()'s.
   int filled = 0;
+  long particles = 0;
   for (int colour = 0; colour < 2; ++colour) {
     colour_begin_[colour] = filled;
     for (int s = colour; s < slabs; s += 2)
-      if (begin_[s + 1] > begin_[s]) schedule_[filled++] = s;
+      if (begin_[s + 1] > begin_[s]) {
+        before_[filled] = particles;
+        particles += begin_[s + 1] - begin_[s];
+        schedule_[filled++] = s;
+      }
   }
   colour_begin_[2] = filled;
+  before_[filled] = particles;
 #pragma omp parallel for schedule(static)
   for (int c = 0; c < kChunks; ++c) {
     long* at = place + static_cast<long>(c) * slabs;
     for (long p = chunk_begin(c); p < chunk_begin(c + 1); ++p) order_[at[slab_of_[p]]++] = static_cast<int>(p);
   }
+}
+
+template <int Dim>
+int ScatterPartition<Dim>::run_start(int colour, int thread, int threads) const {
+  const int begin = colour_begin_[colour], end = colour_begin_[colour + 1];
+  if (thread <= 0) return begin;
+  if (thread >= threads) return end;
+  const long target = before_[begin] + (before_[end] - before_[begin]) * thread / threads;
+  // The cut nearest the target: the first place at or past it, or the one before.
+  int j = static_cast<int>(std::lower_bound(before_.begin() + begin, before_.begin() + end, target) - before_.begin());
+  if (j > begin && target - before_[j - 1] < before_[j] - target) --j;
+  return j;
 }
 
 template <int Dim>

@@ -18,6 +18,8 @@
 // number of index ranges (kChunks, not the thread count): each range counts its particles per slab,
 // the ranges' places in each slab follow in range order, so every slab lists its particles in
 // increasing index, the order of a serial stable sort, whatever the number of threads.
+#include <omp.h>
+
 #include <cmath>
 #include <vector>
 
@@ -47,28 +49,46 @@ class ScatterPartition {
   // particle.
   bool reached_node_rows(int nodes_on_axis, int& first, int& last) const;
 
+  // The slabs of `colour` (0: even, 1: odd) that hold particles, in increasing order:
+  // colour_slab(j) for j in [colour_begin(colour), colour_begin(colour + 1)).
+  int colour_begin(int colour) const { return colour_begin_[colour]; }
+  int colour_slab(int j) const { return schedule_[j]; }
+  // The first place j of thread `thread`'s run of `colour` among `threads` (for_each_particle):
+  // the runs cut the colour's particles into equal counts, to within a slab.
+  int run_start(int colour, int thread, int threads) const;
+
   // Calls visit(p) for every binned particle: the even slabs in parallel, a barrier, then the odd
   // slabs. visit must write only the grid nodes of p's stencil.
   template <class Visit>
   void for_each_particle(Visit&& visit) const {
 #pragma omp parallel
-    for (int colour = 0; colour < 2; ++colour) {
-      // Static, in blocks of consecutive slabs: each thread writes the same node rows every step,
-      // the rows its particles (sorted by cell, split by index in the other loops) read, and
-      // the node loops (split by index) clear and update, so that the grid's cache lines stay in
-      // one core. Dynamic slabs, largest first, balanced better but moved the rows between
-      // cores every step: 2.6-3.0 s against 2.1-2.3 s for the oblique disks on 2 threads.
-      // Slabs of one colour touch disjoint nodes, so no schedule changes a sum.
-#pragma omp for schedule(static)
-      for (int j = colour_begin_[colour]; j < colour_begin_[colour + 1]; ++j) {
-        const int s = schedule_[j];
-        for (long k = begin_[s]; k < begin_[s + 1]; ++k) visit(static_cast<long>(order_[k]));
+    {
+      const int threads = omp_get_num_threads(), me = omp_get_thread_num();
+      for (int colour = 0; colour < 2; ++colour) {
+        // The previous colour is done.
+        if (colour > 0) {
+#pragma omp barrier
+        }
+        // Each thread's run of consecutive slabs, cut at equal particle counts: each thread writes
+        // the same node rows every step, the rows its particles (sorted by cell, split by index
+        // in the other loops) read and the node loops (split by index) clear and update, so that
+        // the grid's cache lines stay in one core. Slabs of one colour touch disjoint nodes, so
+        // no cut changes a sum. Runs of equal slab counts left 53% of the oblique disks'
+        // particles to one thread of two (1.45-1.58 s against 1.39-1.42 s on 2 threads); dynamic
+        // slabs, largest first, balanced better but moved the rows between cores every step
+        // (2.6-3.0 s against 2.1-2.3 s), and so did a thread done with its run taking slabs off
+        // its neighbour's (bench/README.md, stop 28).
+        const int end = run_start(colour, me + 1, threads);
+        for (int j = run_start(colour, me, threads); j < end; ++j) {
+          const int s = schedule_[j];
+          for (long k = begin_[s]; k < begin_[s + 1]; ++k) visit(static_cast<long>(order_[k]));
+        }
       }
-      // The implicit barrier of `omp for` separates the colours.
     }
   }
 
  private:
+
   int axis_ = 0;
   int slabs_ = 1;
   double origin_ = 0.0;  // the global grid's origin along the axis, m
@@ -80,7 +100,9 @@ class ScatterPartition {
   std::vector<long> chunk_place_;  // kChunks x slabs: counts, then next free place, of bin()
   // The slabs holding particles, the even ones then the odd ones, each in increasing order:
   // schedule_[colour_begin_[c] .. colour_begin_[c + 1]).
+  // before_[j]: the particles of the slabs schedule_[0 .. j), for run_start().
   std::vector<int> schedule_;
+  std::vector<long> before_;
   int colour_begin_[3] = {0, 0, 0};
 };
 
