@@ -111,54 +111,53 @@ TEST(ScatterPartition, BinsInTheSameOrderOnAnyNumberOfThreads) {
 }
 
 
-// The threads' runs of a colour cut its particles into equal counts to within one slab (the cut
-// falls between slabs), cover the colour's slabs once, and for_each_particle visits every particle
-// once, on any number of threads. Particles crowded into one end of the grid, as two disks leave
-// the slabs at the edges empty: runs of equal slab counts would give one thread most of them.
-TEST(ScatterPartition, RunsCutEachColourAtEqualParticleCounts) {
+// for_each_particle shares the particles out in equal counts, cutting slabs where it must, and
+// still gives every node its particles in one order (even slab's, then odd slab's, each in index
+// order) on any number of threads, and never two threads at once: each node's list is appended to
+// without a lock, so a race would lose or reorder entries, and a piece scattered before the one it
+// must follow would reorder them. Particles crowded into one end of the grid, as two disks leave
+// the slabs at the edges empty; 2 to 7 threads, so that cuts fall in even and odd slabs, and
+// some thread's share lies inside one slab.
+TEST(ScatterPartition, SharesTheParticlesEquallyAndKeepsTheOrderOfEverySum) {
   const Grid<2> grid(Vec2(0, 0), Vec2(0.2, 0.3), Vec2(0.002, 0.002));  // 150 cells in y: 50 slabs
   std::mt19937 random(3);
   std::vector<Vec2> x(6000);
-  // Density rising with y: slab populations from a few to a few hundred.
+  // Density rising with y: slab populations from a few to a few hundred, the lowest slabs empty.
   for (auto& p : x) {
     const double u = std::uniform_real_distribution<double>(0.0, 1.0)(random);
-    p = Vec2(std::uniform_real_distribution<double>(0.01, 0.19)(random), 0.01 + 0.28 * std::sqrt(u));
+    p = Vec2(std::uniform_real_distribution<double>(0.01, 0.19)(random), 0.03 + 0.26 * std::sqrt(u));
   }
   ScatterPartition<2> partition;
   partition.allocate(grid, x.size());
   partition.bin(grid, x);
-  for (int threads : {2, 3, 5}) {
-    for (int colour = 0; colour < 2; ++colour) {
-      const int begin = partition.colour_begin(colour), end = partition.colour_begin(colour + 1);
-      long total = 0, largest = 0;
-      for (int j = begin; j < end; ++j) {
-        const int s = partition.colour_slab(j);
-        const long count = partition.slab_begin(s + 1) - partition.slab_begin(s);
-        total += count;
-        largest = std::max(largest, count);
-      }
-      EXPECT_EQ(partition.run_start(colour, 0, threads), begin);
-      EXPECT_EQ(partition.run_start(colour, threads, threads), end);
+  // Each node's particles in the order of the scatter, and the number each thread visited.
+  const auto sums = [&](int threads, std::vector<long>* counts) {
+    std::vector<std::vector<long>> at(static_cast<std::size_t>(grid.node_count()));
+    if (counts) counts->assign(threads, 0);
+    omp_set_num_threads(threads);
+    partition.for_each_particle([&](long p) {
+      Stencil<2, GimpShape> stencil;
+      stencil.compute(grid, x[p], 0.25);
+      for (int i = 0; i < stencil.size; ++i) at[stencil.node[i]].push_back(p);
+      if (counts) ++(*counts)[omp_get_thread_num()];
+    });
+    omp_set_num_threads(1);
+    return at;
+  };
+  const auto serial = sums(1, nullptr);
+  long visits = 0;
+  for (const auto& list : serial) visits += static_cast<long>(list.size());
+  EXPECT_GT(visits, 4 * static_cast<long>(x.size()));  // GIMP: 4 to 9 nodes a particle
+  for (int threads = 2; threads <= 7; ++threads)
+    for (int round = 0; round < 3; ++round) {  // the flags of one call must not leak into the next
+      std::vector<long> counts;
+      EXPECT_TRUE(sums(threads, &counts) == serial) << threads << " threads, round " << round;
+      // Thread t scatters positions [n t / T, n (t + 1) / T) of the sorted list.
       for (int t = 0; t < threads; ++t) {
-        const int first = partition.run_start(colour, t, threads), last = partition.run_start(colour, t + 1, threads);
-        EXPECT_LE(first, last);
-        long count = 0;
-        for (int j = first; j < last; ++j) {
-          const int s = partition.colour_slab(j);
-          count += partition.slab_begin(s + 1) - partition.slab_begin(s);
-        }
-        // Each cut is the slab boundary nearest its target, half a slab away at most on each side.
-        EXPECT_LE(std::abs(count - total / threads), largest) << threads << " threads, colour " << colour << ", run " << t;
+        EXPECT_EQ(counts[t], 6000L * (t + 1) / threads - 6000L * t / threads) << threads << " threads";
       }
     }
-    omp_set_num_threads(threads);
-    std::vector<int> visits(x.size(), 0);
-    partition.for_each_particle([&](long p) { ++visits[p]; });  // one writer per particle
-    omp_set_num_threads(1);
-    for (std::size_t p = 0; p < x.size(); ++p) ASSERT_EQ(visits[p], 1) << "particle " << p << ", " << threads << " threads";
-  }
 }
-
 
 // reached_node_rows() bounds the node loops of a step (MpmSimulation's active nodes): it must hold
 // every node row any binned particle's stencil touches. Reference: the stencils, computed directly,

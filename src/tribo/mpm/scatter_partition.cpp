@@ -23,9 +23,8 @@ void ScatterPartition<Dim>::allocate(const Grid<Dim>& grid, std::size_t particle
   order_.assign(particle_count, 0);
   begin_.assign(slabs_ + 1, 0);
   chunk_place_.assign(static_cast<std::size_t>(kChunks) * slabs_, 0);
-  schedule_.assign(slabs_, 0);
-  before_.assign(slabs_ + 1, 0);
-  colour_begin_[0] = colour_begin_[1] = colour_begin_[2] = 0;
+  progress_ = std::vector<std::atomic<std::uint64_t>>(slabs_);
+  epoch_ = 0;
 }
 
 template <int Dim>
@@ -63,21 +62,6 @@ void ScatterPartition<Dim>::bin(const Grid<Dim>& grid, const std::vector<Vec<Dim
     }
   }
   begin_[slabs] = next;
-  // The slabs of each colour that hold particles (for_each_particle). In place: the buffer is
-  // allocate()'s.
-  int filled = 0;
-  long particles = 0;
-  for (int colour = 0; colour < 2; ++colour) {
-    colour_begin_[colour] = filled;
-    for (int s = colour; s < slabs; s += 2)
-      if (begin_[s + 1] > begin_[s]) {
-        before_[filled] = particles;
-        particles += begin_[s + 1] - begin_[s];
-        schedule_[filled++] = s;
-      }
-  }
-  colour_begin_[2] = filled;
-  before_[filled] = particles;
 #pragma omp parallel for schedule(static)
   for (int c = 0; c < kChunks; ++c) {
     long* at = place + static_cast<long>(c) * slabs;
@@ -86,15 +70,40 @@ void ScatterPartition<Dim>::bin(const Grid<Dim>& grid, const std::vector<Vec<Dim
 }
 
 template <int Dim>
-int ScatterPartition<Dim>::run_start(int colour, int thread, int threads) const {
-  const int begin = colour_begin_[colour], end = colour_begin_[colour + 1];
-  if (thread <= 0) return begin;
-  if (thread >= threads) return end;
-  const long target = before_[begin] + (before_[end] - before_[begin]) * thread / threads;
-  // The cut nearest the target: the first place at or past it, or the one before.
-  int j = static_cast<int>(std::lower_bound(before_.begin() + begin, before_.begin() + end, target) - before_.begin());
-  if (j > begin && target - before_[j - 1] < before_[j] - target) --j;
-  return j;
+int ScatterPartition<Dim>::piece_order(long lo, long hi, int* order) const {
+  // The slabs holding positions lo and hi - 1: the last slab starting at or before each.
+  const auto slab_at = [this](long position) {
+    return static_cast<int>(std::upper_bound(begin_.begin(), begin_.begin() + slabs_ + 1, position) - begin_.begin()) - 1;
+  };
+  const int a = slab_at(lo), b = slab_at(hi - 1);
+  const bool shares_first = lo > begin_[a];     // another thread scatters slab a's first particles
+  const bool shares_last = hi < begin_[b + 1];  // another thread scatters slab b's last particles
+  // Per slab of the range, when it goes: 0, first of its colour, ..., 3, last. The even slabs
+  // first, then the odd ones (the order of the sums). A piece other threads' pieces wait for
+  // (slab b's first part) goes first in its colour, one that waits for another thread's piece
+  // (slab a's last part) last. Of the whole slabs, those next to a slab not wholly this thread's:
+  // the even ones early (the other thread's odd slab waits for them), the odd ones late (they
+  // wait for the other thread's even slab).
+  const auto wholly_mine = [&](int s) {
+    return s >= a && s <= b && !(s == a && shares_first) && !(s == b && shares_last);
+  };
+  const auto next_to_another = [&](int s) {
+    for (const int e : {s - 1, s + 1})
+      if (e >= 0 && e < slabs_ && begin_[e + 1] > begin_[e] && !wholly_mine(e)) return true;
+    return false;
+  };
+  const auto rank = [&](int s) {
+    if (s == b && shares_last) return 0;
+    if (s == a && shares_first) return 3;
+    if (s % 2 == 0) return next_to_another(s) ? 1 : 2;
+    return next_to_another(s) ? 2 : 1;
+  };
+  int n = 0;
+  for (int parity = 0; parity < 2; ++parity)
+    for (int r = 0; r < 4; ++r)
+      for (int s = a + ((a % 2) != parity); s <= b; s += 2)
+        if (begin_[s + 1] > begin_[s] && rank(s) == r) order[n++] = s;
+  return n;
 }
 
 template <int Dim>
