@@ -73,7 +73,8 @@ template <int Dim>
 int ScatterPartition<Dim>::piece_order(long lo, long hi, int* order) const {
   // The slabs holding positions lo and hi - 1: the last slab starting at or before each.
   const auto slab_at = [this](long position) {
-    return static_cast<int>(std::upper_bound(begin_.begin(), begin_.begin() + slabs_ + 1, position) - begin_.begin()) - 1;
+    const auto after = std::upper_bound(begin_.begin(), begin_.begin() + slabs_ + 1, position);
+    return static_cast<int>(after - begin_.begin()) - 1;
   };
   const int a = slab_at(lo), b = slab_at(hi - 1);
   const bool shares_first = lo > begin_[a];     // another thread scatters slab a's first particles

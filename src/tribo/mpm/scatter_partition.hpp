@@ -73,8 +73,8 @@ class ScatterPartition {
   template <class Visit>
   void for_each_particle(Visit&& visit) const {
     const std::uint64_t epoch = (++epoch_ & 0xffffffffu) << 32;  // this call's flags: epoch | progress
-    const int most = omp_get_max_threads();
-    if (sequence_.size() < static_cast<std::size_t>(most) * (slabs_ + 1)) sequence_.resize(static_cast<std::size_t>(most) * (slabs_ + 1));
+    const std::size_t places = static_cast<std::size_t>(omp_get_max_threads()) * (slabs_ + 1);
+    if (sequence_.size() < places) sequence_.resize(places);  // the first call only
 #pragma omp parallel
     {
       const int threads = omp_get_num_threads(), me = omp_get_thread_num();
