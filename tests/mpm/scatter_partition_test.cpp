@@ -115,21 +115,13 @@ TEST(ScatterPartition, BinsInTheSameOrderOnAnyNumberOfThreads) {
 // still gives every node its particles in one order (even slab's, then odd slab's, each in index
 // order) on any number of threads, and never two threads at once: each node's list is appended to
 // without a lock, so a race would lose or reorder entries, and a piece scattered before the one it
-// must follow would reorder them. Particles crowded into one end of the grid, as two disks leave
-// the slabs at the edges empty; 2 to 7 threads, so that cuts fall in even and odd slabs, and
-// some thread's share lies inside one slab.
-TEST(ScatterPartition, SharesTheParticlesEquallyAndKeepsTheOrderOfEverySum) {
-  const Grid<2> grid(Vec2(0, 0), Vec2(0.2, 0.3), Vec2(0.002, 0.002));  // 150 cells in y: 50 slabs
-  std::mt19937 random(3);
-  std::vector<Vec2> x(6000);
-  // Density rising with y: slab populations from a few to a few hundred, the lowest slabs empty.
-  for (auto& p : x) {
-    const double u = std::uniform_real_distribution<double>(0.0, 1.0)(random);
-    p = Vec2(std::uniform_real_distribution<double>(0.01, 0.19)(random), 0.03 + 0.26 * std::sqrt(u));
-  }
+// must follow would reorder them. 2 to 7 threads, three rounds each (the flags of one call must not
+// leak into the next).
+void expect_equal_shares_and_one_order(const Grid<2>& grid, const std::vector<Vec2>& x) {
   ScatterPartition<2> partition;
   partition.allocate(grid, x.size());
   partition.bin(grid, x);
+  const long n = static_cast<long>(x.size());
   // Each node's particles in the order of the scatter, and the number each thread visited.
   const auto sums = [&](int threads, std::vector<long>* counts) {
     std::vector<std::vector<long>> at(static_cast<std::size_t>(grid.node_count()));
@@ -147,16 +139,41 @@ TEST(ScatterPartition, SharesTheParticlesEquallyAndKeepsTheOrderOfEverySum) {
   const auto serial = sums(1, nullptr);
   long visits = 0;
   for (const auto& list : serial) visits += static_cast<long>(list.size());
-  EXPECT_GT(visits, 4 * static_cast<long>(x.size()));  // GIMP: 4 to 9 nodes a particle
+  EXPECT_GT(visits, 4 * n);  // GIMP: 4 to 9 nodes a particle
   for (int threads = 2; threads <= 7; ++threads)
-    for (int round = 0; round < 3; ++round) {  // the flags of one call must not leak into the next
+    for (int round = 0; round < 3; ++round) {
       std::vector<long> counts;
       EXPECT_TRUE(sums(threads, &counts) == serial) << threads << " threads, round " << round;
       // Thread t scatters positions [n t / T, n (t + 1) / T) of the sorted list.
       for (int t = 0; t < threads; ++t) {
-        EXPECT_EQ(counts[t], 6000L * (t + 1) / threads - 6000L * t / threads) << threads << " threads";
+        EXPECT_EQ(counts[t], n * (t + 1) / threads - n * t / threads) << threads << " threads";
       }
     }
+}
+
+// Particles crowded into one end of the grid, as two disks leave the slabs at the edges empty:
+// slab populations from a few to a few hundred, shares of 850 to 3000, cuts in even and odd slabs.
+TEST(ScatterPartition, SharesTheParticlesEquallyAndKeepsTheOrderOfEverySum) {
+  const Grid<2> grid(Vec2(0, 0), Vec2(0.2, 0.3), Vec2(0.002, 0.002));  // 150 cells in y: 50 slabs
+  std::mt19937 random(3);
+  std::vector<Vec2> x(6000);
+  for (auto& p : x) {
+    const double u = std::uniform_real_distribution<double>(0.0, 1.0)(random);
+    p = Vec2(std::uniform_real_distribution<double>(0.01, 0.19)(random), 0.03 + 0.26 * std::sqrt(u));
+  }
+  expect_equal_shares_and_one_order(grid, x);
+}
+
+// Four slabs of about 70, 200, 200 and 130 particles (cells 50 to 58) and shares of 86 to 300: a
+// slab cut between three threads, whose middle piece waits for the one before and is waited for.
+TEST(ScatterPartition, CutsOneSlabBetweenSeveralThreadsInOrder) {
+  const Grid<2> grid(Vec2(0, 0), Vec2(0.2, 0.3), Vec2(0.002, 0.002));
+  std::mt19937 random(7);
+  std::vector<Vec2> x(600);
+  for (auto& p : x)
+    p = Vec2(std::uniform_real_distribution<double>(0.01, 0.19)(random),
+             std::uniform_real_distribution<double>(0.1001, 0.1179)(random));
+  expect_equal_shares_and_one_order(grid, x);
 }
 
 // reached_node_rows() bounds the node loops of a step (MpmSimulation's active nodes): it must hold
