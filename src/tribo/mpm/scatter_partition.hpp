@@ -22,7 +22,7 @@
 // piece for its earlier one, an odd slab for both neighbouring even slabs. Each thread scatters
 // first the pieces others wait for and last those that wait, so that the waits are rare. No two
 // threads write one node at once, no atomics on the grid, no barrier between the colours.
-// Why not whole slabs, in two colours with a barrier between them (stops 5-28): each colour was
+// Why not whole slabs, in two colours with a barrier between them (until stop 28): each colour was
 // shared out to within a slab of equal counts (a slab is 7% of a colour on the oblique disks), and
 // the faster thread waited at both barriers of every scatter: 0.15 s of a 1.3 s run on 2 threads,
 // 0.05 s with the cut slabs (per-thread timing, bench/README.md, stop 28).
@@ -72,7 +72,7 @@ class ScatterPartition {
   // grid nodes of p's stencil (and p's own data).
   template <class Visit>
   void for_each_particle(Visit&& visit) const {
-    const std::uint64_t epoch = (++epoch_ & 0xffffffffu) << 32;  // this call's flags: epoch | progress
+    const std::uint64_t epoch = std::uint64_t{++epoch_} << 32;  // this call's flags: epoch | progress
     const std::size_t places = static_cast<std::size_t>(omp_get_max_threads()) * (slabs_ + 1);
     if (sequence_.size() < places) sequence_.resize(places);  // the first call only
 #pragma omp parallel
@@ -102,10 +102,9 @@ class ScatterPartition {
  private:
   // Waits until slab s's flag reaches `value` (this call's epoch and a progress) or passes it.
   void wait_until(int s, std::uint64_t value) const {
-    const std::uint64_t epoch = value & ~std::uint64_t{0xffffffffu};
     for (int spins = 0;; ++spins) {
       const std::uint64_t v = progress_[s].load(std::memory_order_acquire);
-      if ((v & ~std::uint64_t{0xffffffffu}) == epoch && v >= value) return;
+      if ((v & kEpochBits) == (value & kEpochBits) && v >= value) return;
       // More threads than cores (--threads above the core count): the thread waited for may be
       // off its core, so give the core away once the wait is long.
       if (spins >= 4096) std::this_thread::yield();
@@ -130,7 +129,8 @@ class ScatterPartition {
   // Per slab: the for_each_particle() call (upper 32 bits) and the number of the slab's particles,
   // from its first, that it has scattered (lower 32 bits).
   mutable std::vector<std::atomic<std::uint64_t>> progress_;
-  mutable std::uint64_t epoch_ = 0;
+  mutable std::uint32_t epoch_ = 0;
+  static constexpr std::uint64_t kEpochBits = ~std::uint64_t{0xffffffffu};
   // for_each_particle()'s order of the slabs, slabs() + 1 places per thread.
   mutable std::vector<int> sequence_;
 };
