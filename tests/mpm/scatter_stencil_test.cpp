@@ -3,9 +3,12 @@
 // uGIMP formulas of Bardenhagen & Kober 2004). Tolerance 1e-14 on weights (order one) and 1e-12/h
 // on gradients: both evaluate the same polynomials in a different order, so only round-off differs.
 #include "tribo/mpm/scatter_stencil.hpp"
+#include "tribo/mpm/node_fields.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <random>
 
 namespace tribo::mpm {
@@ -56,6 +59,55 @@ TEST(ScatterStencil, LinearShapesMatchTheGeneralStencil) {
 TEST(ScatterStencil, QuadraticBSplinesMatchTheGeneralStencil) {
   expect_same_stencils<2, BSpline2Shape>(0.25);
   expect_same_stencils<3, BSpline2Shape>(0.25);
+}
+
+
+// The bound behind the clear of the contact arrays (mpm_simulation.cpp, contact_pass_reach()):
+// every node of a stencil lies within Shape::support - 1 layers of the last axis of any node of
+// it. A bound one layer short fails here (the stencil spans `support` layers); exact, no tolerance.
+template <int Dim, class Shape>
+void expect_stencils_within_their_layers(double half_width) {
+  Vec<Dim> cell = Vec<Dim>::Constant(0.05);
+  cell[0] = 0.04;  // rectangular cells, the node counts made for them
+  const Grid<Dim> grid(Vec<Dim>::Constant(-0.1), Vec<Dim>::Constant(1.0), cell);
+  const long layers = grid.nodes[Dim - 1], layer = grid.node_count() / layers;
+  const NodeRange all{0, grid.node_count()};
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> inside(0.05, 0.8);  // as above: stencils inside the grid
+  long widest = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    Vec<Dim> x;
+    for (int d = 0; d < Dim; ++d) x[d] = inside(random);
+    ScatterStencil<Dim, Shape> s;
+    s.compute(grid, x, half_width);
+    for (int k = 0; k < s.size; ++k) {
+      const NodeRange reach = layers_around(s.node[k], s.node[k], layer, layers, Shape::support - 1, all);
+      for (int j = 0; j < s.size; ++j) {
+        ASSERT_GE(s.node[j], reach.begin) << "trial " << trial << " node " << k;
+        ASSERT_LT(s.node[j], reach.end) << "trial " << trial << " node " << k;
+        widest = std::max(widest, std::abs(s.node[j] / layer - s.node[k] / layer));
+      }
+    }
+  }
+  EXPECT_EQ(widest, Shape::support - 1);  // the bound is reached: it is not loose either
+}
+
+TEST(ScatterStencil, EveryNodeOfAStencilLiesWithinSupportLayersOfEachOther) {
+  expect_stencils_within_their_layers<2, GimpShape>(0.25);
+  expect_stencils_within_their_layers<2, GimpShape>(0.5);
+  expect_stencils_within_their_layers<3, GimpShape>(1.0 / 6.0);
+  expect_stencils_within_their_layers<2, LinearShape>(0.25);
+  expect_stencils_within_their_layers<3, BSpline2Shape>(0.25);
+}
+
+TEST(NodeRange, LayersAroundClipsToTheGridAndTheRangeGiven) {
+  // 10 layers of 7 nodes: nodes 15..30 are in layers 2..4; two layers either side: 0..6.
+  EXPECT_EQ(layers_around(15, 30, 7, 10, 2, NodeRange{0, 70}).begin, 0);
+  EXPECT_EQ(layers_around(15, 30, 7, 10, 2, NodeRange{0, 70}).end, 49);
+  EXPECT_EQ(layers_around(63, 69, 7, 10, 2, NodeRange{0, 70}).begin, 49);  // layer 9, the last
+  EXPECT_EQ(layers_around(63, 69, 7, 10, 2, NodeRange{0, 70}).end, 70);
+  EXPECT_EQ(layers_around(15, 30, 7, 10, 1, NodeRange{20, 30}).begin, 20);
+  EXPECT_EQ(layers_around(15, 30, 7, 10, 1, NodeRange{20, 30}).end, 30);
 }
 
 }  // namespace

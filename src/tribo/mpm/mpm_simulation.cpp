@@ -174,6 +174,8 @@ class MpmSimulation final : public Simulation<Dim> {
   // its slabs cut the last axis (whose rows are contiguous in the flat index), else every node
   // (and every node with cracks or across processes: their masks and halo sums reach further).
   NodeRange reached_nodes() const;
+  template <class Shape>
+  NodeRange contact_pass_reach() const;
   long first_active_entry() const { return active_nodes_.begin * nodes_.fields; }
   long last_active_entry() const { return active_nodes_.end * nodes_.fields; }
   template <class Shape>
@@ -361,6 +363,11 @@ class MpmSimulation final : public Simulation<Dim> {
   // that shrinks, or a step that throws, leaves no sum behind). A body on a long floor reaches the
   // floor's rows only: on examples/incline.yaml a third of the grid's.
   NodeRange active_nodes_, touched_nodes_;
+  // The nodes whose contact arrays may be non-zero: those the step's scatter wrote them at. The
+  // two-pass scatter below fills them near contact only (a block on a floor: its bottom rows), so
+  // the clear zeroes them there and not over touched_nodes_ (on the oblique disks they are half
+  // the bytes the clear wrote). Set before each write, emptied by the clear.
+  NodeRange contact_touched_nodes_;
   std::vector<char> shared_node_;  // per node, of the step: two fields or more hold mass there
   // Those nodes, ascending, for the contact passes (valid for the step when contact_nodes_listed_).
   std::vector<long> contact_nodes_;
@@ -465,7 +472,7 @@ MpmSimulation<Dim>::MpmSimulation(const SimulationSpec& spec, const parallel::Co
     rigid_entry_.insert(rigid_entry_.end(), layout_.rigid_field.begin(), layout_.rigid_field.end());
   for (bool rigid : rigid_entry_) deformable_entry_.push_back(!rigid);
   nodes_.allocate(grid_.node_count(), layout_.fields * crack_fields);
-  touched_nodes_ = NodeRange{0, grid_.node_count()};
+  touched_nodes_ = contact_touched_nodes_ = NodeRange{0, grid_.node_count()};
   if (nodes_.with_contact_data) nodes_.contact_data = contact_data_needed(spec_, layout_);
   if (nodes_.with_contact_data) {
     shared_node_.assign(grid_.node_count(), 0);
@@ -580,7 +587,8 @@ void MpmSimulation<Dim>::adopt_sub_grid() {
   halo_ = NodeHalo<Dim>::build(sub, processes_);
   const unsigned contact_data = nodes_.contact_data;
   nodes_.allocate(grid_.node_count(), nodes_.fields);
-  touched_nodes_ = NodeRange{0, grid_.node_count()};  // musl_momentum_ may hold the old grid's sums
+  // musl_momentum_ may hold the old grid's sums
+  touched_nodes_ = contact_touched_nodes_ = NodeRange{0, grid_.node_count()};
   nodes_.contact_data = contact_data;
   stencil_.clear();  // the scatter partition and the sort are laid out on the grid: again
   size_particle_scratch();
@@ -809,7 +817,8 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
   partition_.bin(grid_, particles_.position);
   active_nodes_ = reached_nodes();
   touched_nodes_ = touched_nodes_.hull(active_nodes_);
-  nodes_.clear(touched_nodes_);
+  nodes_.clear(touched_nodes_, contact_touched_nodes_);
+  contact_touched_nodes_ = NodeRange{};  // every contact array is zero now
   const auto scatter = [&](auto contact_data) {
     constexpr unsigned kContactData = decltype(contact_data)::value;
     const long F = nodes_.fields;  // entries per node: crack fields x material fields
@@ -904,11 +913,15 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
     }
   };
   if (!two_passes) {
+    contact_touched_nodes_ = active_nodes_;
     dispatch(scatter, sets);
     return;  // one field, or cracks (their contact keeps every array of every node)
   }
   scatter(std::integral_constant<unsigned, 0>{});
-  if (rigid_image_.recorded) rigid_image_.restore(nodes_);
+  if (rigid_image_.recorded) {
+    contact_touched_nodes_ = rigid_image_.nodes(nodes_.fields);
+    rigid_image_.restore(nodes_);
+  }
   {
     const long F = nodes_.fields, first = active_nodes_.begin, last = active_nodes_.end;
     const double* mass = nodes_.mass.data();
@@ -923,9 +936,23 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
     for (long n = first; n < last; ++n)
       if (shared[n]) contact_nodes_.push_back(n);
   }
+  contact_touched_nodes_ = contact_touched_nodes_.hull(contact_pass_reach<Shape>());
   dispatch(contact_pass, sets);
   if (!rigid_image_.recorded && std::find(still_field_.begin(), still_field_.end(), 1) != still_field_.end())
     rigid_image_.record(nodes_, still_field_);
+}
+
+// The nodes the contact pass of extrapolate_to_grid() writes: the stencils of the particles
+// whose stencil holds a shared node (layers_around() of the first and the last). Before a still rigid field's
+// image is recorded, its particles scatter at every node they reach: the active nodes.
+template <int Dim>
+template <class Shape>
+NodeRange MpmSimulation<Dim>::contact_pass_reach() const {
+  if (!rigid_image_.recorded && std::find(still_field_.begin(), still_field_.end(), 1) != still_field_.end())
+    return active_nodes_;
+  if (contact_nodes_.empty()) return NodeRange{};
+  return layers_around(contact_nodes_.front(), contact_nodes_.back(), grid_.node_count() / grid_.nodes[Dim - 1],
+                       grid_.nodes[Dim - 1], Shape::support - 1, active_nodes_);
 }
 
 // APIC's affine part of particle p's momentum, sum_I S_Ip m_p C_p (x_I - x_p) (affine_transfer.hpp),

@@ -32,6 +32,16 @@ struct NodeRange {
   }
 };
 
+// The nodes within `spread` node layers of nodes first..last (inclusive) along the last axis,
+// the flat node index's slowest (`layer` nodes a layer, `layers` layers), clipped to `within`.
+// A particle whose stencil holds node n writes only nodes within Shape::support - 1 layers of n.
+inline NodeRange layers_around(long first, long last, long layer, long layers, long spread, NodeRange within) {
+  const long first_layer = first / layer - spread < 0 ? 0 : first / layer - spread;
+  const long last_layer = last / layer + spread > layers - 1 ? layers - 1 : last / layer + spread;
+  const long begin = first_layer * layer, end = (last_layer + 1) * layer;
+  return NodeRange{begin > within.begin ? begin : within.begin, end < within.end ? end : within.end};
+}
+
 template <int Dim>
 struct NodeFields {
   int fields = 1;
@@ -74,22 +84,34 @@ struct NodeFields {
   void clear() { clear(NodeRange{0, nodes}); }
   // Zeroes the entries of the nodes in `range` (every entry the scatter wrote, when the range
   // holds them: MpmSimulation's touched nodes).
-  void clear(NodeRange range) {
-    // One parallel pass over the entries, split as the node loops that follow split them.
+  void clear(NodeRange range) { clear(range, range); }
+  // The same, with the contact arrays zeroed over `contact_range` instead: the nodes where they
+  // were written, when that is less (the two-pass scatter fills them near contact only).
+  void clear(NodeRange range, NodeRange contact_range) {
+    // Each loop split as the node loops that follow split their range.
     const long first = range.begin * fields, last = range.end * fields;
+    const long contact_first = contact_range.begin * fields, contact_last = contact_range.end * fields;
     const unsigned contact = with_contact_data ? contact_data : 0;
-#pragma omp parallel for schedule(static)
-    for (long i = first; i < last; ++i) {
-      mass[i] = 0.0;
-      momentum[i].setZero();
-      force[i].setZero();
-      if (contact & kContactVolume) {
-        volume[i] = 0.0;
-        volume_gradient[i].setZero();
+#pragma omp parallel
+    {
+#pragma omp for schedule(static) nowait
+      for (long i = first; i < last; ++i) {
+        mass[i] = 0.0;
+        momentum[i].setZero();
+        force[i].setZero();
       }
-      if (contact & kContactMassGradient) mass_gradient[i].setZero();
-      if (contact & kContactDisplacement) mass_displacement[i].setZero();
-      if (contact & kContactPosition) mass_position[i].setZero();
+      if (contact != 0) {
+#pragma omp for schedule(static)
+        for (long i = contact_first; i < contact_last; ++i) {
+          if (contact & kContactVolume) {
+            volume[i] = 0.0;
+            volume_gradient[i].setZero();
+          }
+          if (contact & kContactMassGradient) mass_gradient[i].setZero();
+          if (contact & kContactDisplacement) mass_displacement[i].setZero();
+          if (contact & kContactPosition) mass_position[i].setZero();
+        }
+      }
     }
   }
 };

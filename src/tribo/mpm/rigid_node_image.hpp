@@ -41,6 +41,12 @@ struct RigidNodeImage {
     recorded = true;
   }
 
+  // The nodes restore() writes (entries ascend: the first's node to the last's).
+  NodeRange nodes(int fields) const {
+    if (entry.empty()) return NodeRange{};
+    return NodeRange{entry.front() / fields, entry.back() / fields + 1};
+  }
+
   // Writes the recorded entries into nodes just cleared, whose recorded fields got nothing else.
   void restore(NodeFields<Dim>& nodes) const {
     const long n = static_cast<long>(entry.size());
