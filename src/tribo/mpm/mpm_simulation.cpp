@@ -169,6 +169,7 @@ class MpmSimulation final : public Simulation<Dim> {
   void extrapolate_forces();
   void update_nodal_momenta();
   // inverse_mass_ (and node_dust_) from the node masses of the step.
+  // And the FLIP base: momentum_flip_base <- momentum, the momenta as extrapolated.
   void invert_node_masses();
   // The nodes the binned particles reach: the node rows of the scatter's first and last slab when
   // its slabs cut the last axis (whose rows are contiguous in the flat index), else every node
@@ -737,7 +738,7 @@ void MpmSimulation<Dim>::step_with() {
   // (the boundary conditions still reach the particles).
   const bool first_pass_reaches = spec_.mpm.contact.first_pass_to_particles;
   const long first_entry = first_active_entry(), last_entry = last_active_entry();
-  copy_entries(nodes_.momentum_flip_base, nodes_.momentum, first_entry, last_entry);
+  // momentum_flip_base was copied from the momenta by invert_node_masses() (one pass fewer).
   external_impulse_ = impose_boundary_conditions();
   if (!first_pass_reaches)  // before the pass
     copy_entries(nodes_.momentum_start, nodes_.momentum, first_entry, last_entry);
@@ -1007,12 +1008,15 @@ void MpmSimulation<Dim>::invert_node_masses() {
   const double tiny = node_mass_floor();
   const double* mass = nodes_.mass.data();
   double* inverse = inverse_mass_.data();
+  const Vec<Dim>* momentum = nodes_.momentum.data();
+  Vec<Dim>* flip_base = nodes_.momentum_flip_base.data();
   double heaviest = 0.0;  // the other entries hold no mass
 #pragma omp parallel for schedule(static) reduction(max : heaviest)
   for (long i = first; i < last; ++i) {
     const double m = mass[i];
     inverse[i] = m <= tiny ? 0.0 : 1.0 / m;  // a NaN mass gives NaN, which the health check finds
     heaviest = std::max(heaviest, m);
+    flip_base[i] = momentum[i];
   }
   if (layout_.fields >= 2 || cracked()) {
     if (distributed_) communicate([&] { heaviest = processes_.max(heaviest); });
