@@ -79,9 +79,9 @@ void arithmetic_on_cpu(benchmark::State& state) {
 
 // Dependent loads in a random cycle over 4 MiB (the oblique disks' particle and node arrays that a
 // step's scatter reaches at random: more than L2, less than the 32 MiB L3 the machine reports):
-// loads per second (the time of an iteration in ms is about that of a load in ns). An L3 of its own answers in tens of ns; at times of stop 29 the same loop
-// took 105-159 ns, as long as a load from DRAM (the neighbours' working sets in the shared L3), and
-// the MPM runs were twice as slow on one thread.
+// loads per second (the time of an iteration in ms is about that of a load in ns). Within stop 29
+// the same loop took 38 to 159 ns a load (a loop over 256 KiB, inside L2: 5 ns); at its slowest
+// the MPM runs were twice as slow on one thread as at stop 28.
 void random_loads_on_cpu(benchmark::State& state) {
   const PinnedTo pin(static_cast<int>(state.range(0)));
   if (!pin.ok()) {

@@ -177,6 +177,10 @@ class MpmSimulation final : public Simulation<Dim> {
   NodeRange reached_nodes() const;
   template <class Shape>
   NodeRange contact_pass_reach() const;
+  // A still rigid field whose nodal image is not recorded yet: this step's scatter records it.
+  bool still_image_unrecorded() const {
+    return !rigid_image_.recorded && std::find(still_field_.begin(), still_field_.end(), 1) != still_field_.end();
+  }
   long first_active_entry() const { return active_nodes_.begin * nodes_.fields; }
   long last_active_entry() const { return active_nodes_.end * nodes_.fields; }
   template <class Shape>
@@ -939,18 +943,16 @@ void MpmSimulation<Dim>::extrapolate_to_grid() {
   }
   contact_touched_nodes_ = contact_touched_nodes_.hull(contact_pass_reach<Shape>());
   dispatch(contact_pass, sets);
-  if (!rigid_image_.recorded && std::find(still_field_.begin(), still_field_.end(), 1) != still_field_.end())
-    rigid_image_.record(nodes_, still_field_);
+  if (still_image_unrecorded()) rigid_image_.record(nodes_, still_field_);
 }
 
-// The nodes the contact pass of extrapolate_to_grid() writes: the stencils of the particles
-// whose stencil holds a shared node (layers_around() of the first and the last). Before a still rigid field's
-// image is recorded, its particles scatter at every node they reach: the active nodes.
+// The nodes the contact pass of extrapolate_to_grid() writes: the stencils of the particles whose
+// stencil holds a shared node (layers_around() of the first and the last). Before a still rigid
+// field's image is recorded, its particles scatter at every node they reach: the active nodes.
 template <int Dim>
 template <class Shape>
 NodeRange MpmSimulation<Dim>::contact_pass_reach() const {
-  if (!rigid_image_.recorded && std::find(still_field_.begin(), still_field_.end(), 1) != still_field_.end())
-    return active_nodes_;
+  if (still_image_unrecorded()) return active_nodes_;
   if (contact_nodes_.empty()) return NodeRange{};
   return layers_around(contact_nodes_.front(), contact_nodes_.back(), grid_.node_count() / grid_.nodes[Dim - 1],
                        grid_.nodes[Dim - 1], Shape::support - 1, active_nodes_);

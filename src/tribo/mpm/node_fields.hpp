@@ -2,6 +2,7 @@
 // Grid data per node and per velocity field, structure-of-arrays, flat index node * fields + field.
 // A velocity field is a material named in a contact pair, a rigid material, or field 0 shared by all
 // other materials. The contact arrays are allocated only when there are two or more fields.
+#include <algorithm>
 #include <vector>
 
 #include "tribo/core/types.hpp"
@@ -36,10 +37,9 @@ struct NodeRange {
 // the flat node index's slowest (`layer` nodes a layer, `layers` layers), clipped to `within`.
 // A particle whose stencil holds node n writes only nodes within Shape::support - 1 layers of n.
 inline NodeRange layers_around(long first, long last, long layer, long layers, long spread, NodeRange within) {
-  const long first_layer = first / layer - spread < 0 ? 0 : first / layer - spread;
-  const long last_layer = last / layer + spread > layers - 1 ? layers - 1 : last / layer + spread;
-  const long begin = first_layer * layer, end = (last_layer + 1) * layer;
-  return NodeRange{begin > within.begin ? begin : within.begin, end < within.end ? end : within.end};
+  const long first_layer = std::max(first / layer - spread, 0L);
+  const long last_layer = std::min(last / layer + spread, layers - 1);
+  return NodeRange{std::max(first_layer * layer, within.begin), std::min((last_layer + 1) * layer, within.end)};
 }
 
 template <int Dim>
